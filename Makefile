@@ -1,0 +1,81 @@
+# statx lab: the top-level Makefile only ties the parts together; each
+# folder builds and tests itself (see its README).
+
+LAB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/statx-lab
+BUILD ?= $(CURDIR)/build
+PATCHES ?= kernel/patches
+KERNELS := $(LAB_CACHE)/kernels
+STOCK_KERNEL := $(KERNELS)/stock/bzImage
+PATCHED_KERNEL := $(KERNELS)/patched/bzImage
+KDIR ?= $(KERNELS)/patched/src
+LAB_INITRD := $(BUILD)/guest/initramfs.cpio
+QUICK ?=
+
+export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
+
+PROVE := prove --timer
+HOST_TESTS := bench/t fuse-backend/t
+
+.PHONY: all deps kernel kernel-stock kernel-patched userspace guest \
+	check check-host check-guest check-kernel check-fuse check-nfs \
+	fuzz lab clean distclean
+
+all: kernel guest
+
+deps:
+	@sh scripts/deps.sh
+
+kernel: kernel-stock kernel-patched
+
+kernel-stock:
+	@kernel/build.sh stock >/dev/null
+
+kernel-patched:
+	@kernel/build.sh patched $(PATCHES) >/dev/null
+
+# Userspace needs the patched tree: the selftest harness and the FUSE uapi.
+userspace: kernel-patched
+	@$(MAKE) -s -C bench
+	@$(MAKE) -s -C fuse-backend
+	@$(MAKE) -s -C guest tests
+
+guest: userspace
+	@$(MAKE) -s -C guest initramfs
+
+check: deps
+	@$(MAKE) -s kernel guest
+	@$(PROVE) $(HOST_TESTS) guest/t kernel/t nfs-lab/t bench/t-guest
+
+check-host: deps
+	@$(MAKE) -s userspace
+	@$(PROVE) $(HOST_TESTS)
+
+check-guest: deps
+	@$(MAKE) -s kernel guest
+	@$(PROVE) guest/t
+
+check-kernel: deps
+	@$(MAKE) -s kernel guest
+	@$(PROVE) kernel/t
+
+check-fuse: deps
+	@$(MAKE) -s kernel guest
+	@$(PROVE) fuse-backend/t fuse-backend/t-guest
+
+check-nfs: deps
+	@$(MAKE) -s kernel guest
+	@$(PROVE) nfs-lab/t
+
+fuzz: deps
+	@$(MAKE) -s -C fuse-backend fuzz
+
+lab: deps
+	@$(MAKE) -s kernel guest
+	@bench/lab $(if $(QUICK),--quick)
+
+clean:
+	rm -rf $(BUILD)
+
+# Also drop the kernel cache (unpacked trees and builds).
+distclean: clean
+	rm -rf $(LAB_CACHE)

@@ -1,0 +1,68 @@
+#!/bin/sh
+# Build the lab's base initramfs (an uncompressed newc cpio):
+# busybox-static, the init, and each host binary named on the command line
+# (or in $GUEST_BINS) with the shared libraries ldd lists.
+#
+# usage: guest/mkinitramfs.sh OUTPUT [BINARY[=GUEST_PATH]...]
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+
+log() { printf 'initramfs: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+[ $# -ge 1 ] || die "usage: $0 OUTPUT [BINARY[=GUEST_PATH]...]"
+out=$1
+shift
+file "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
+	die "$BUSYBOX is not a static busybox: apt-get install busybox-static"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/bin "$stage"/sbin "$stage"/usr/bin "$stage"/usr/sbin \
+	"$stage"/etc "$stage"/proc "$stage"/sys "$stage"/dev "$stage"/tmp \
+	"$stage"/mnt "$stage"/lab/bin "$stage"/root "$stage"/var
+cp "$BUSYBOX" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+install -m 0755 "$here/init" "$stage/init"
+
+# Copy a file keeping its absolute path, following one level of symlink.
+copy_path() {
+	mkdir -p "$stage$(dirname "$1")"
+	cp -L "$1" "$stage$1"
+}
+
+# Copy a binary and the libraries (and loader) it needs.
+copy_binary() {
+	src=${1%%=*}
+	dst=${1#*=}
+	[ "$dst" != "$1" ] || dst=$src
+	[ -x "$src" ] || die "missing binary $src"
+	mkdir -p "$stage$(dirname "$dst")"
+	cp -L "$src" "$stage$dst"
+	ldd "$src" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
+		[ -e "$stage$lib" ] || copy_path "$lib"
+	done
+}
+
+# Accounts the NFS daemons drop privileges to.
+cat >"$stage/etc/passwd" <<-PASSWD
+	root:x:0:0:root:/root:/bin/sh
+	_rpc:x:100:65534::/run/rpcbind:/bin/false
+	statd:x:101:65534::/var/lib/nfs:/bin/false
+	nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+	PASSWD
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+
+for b in "$@" ${GUEST_BINS:-}; do
+	copy_binary "$b"
+done
+for f in ${GUEST_FILES:-}; do
+	copy_path "$f"
+done
+
+tmp=$out.tmp
+(cd "$stage" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$tmp"
+mv "$tmp" "$out"
+log "$out: $(du -h "$out" | cut -f1), $# binaries"

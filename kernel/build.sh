@@ -1,0 +1,153 @@
+#!/bin/sh
+# Build a lab kernel out of the repository.
+#
+# usage: kernel/build.sh NAME [PATCHDIR]
+#
+# Unpacks Debian's linux-source-6.1 once into $LAB_CACHE/src as a git tree
+# (base commit = the Debian import, the base of our format-patch series),
+# applies PATCHDIR's series with git am in a worktree, configures
+# tinyconfig + kernel/lab.config and builds bzImage out of tree.
+# The build is cached under a key made of the source version, the series
+# and the config, so a second run rebuilds nothing. On success
+# $LAB_CACHE/kernels/NAME/{bzImage,src,build} point at the result.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
+KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KERNEL_SRC=${KERNEL_SRC:-}
+CONFIG_FRAGMENT=${CONFIG_FRAGMENT:-$here/lab.config}
+JOBS=${JOBS:-$(nproc)}
+GIT="git -c user.name=statx-lab -c user.email=statx-lab@localhost"
+
+log() { printf 'kernel: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 NAME [PATCHDIR]"
+name=$1
+patchdir=${2:-}
+case $name in *[!a-z0-9_-]*|'') die "bad kernel name '$name'" ;; esac
+
+# List the series in order: PATCHDIR/series if present, else *.patch.
+series_list() {
+	if [ -f "$1/series" ]; then
+		grep -v -e '^#' -e '^[[:space:]]*$' "$1/series" |
+		while read -r p; do
+			[ -f "$1/$p" ] || die "$1/series names missing patch $p"
+			echo "$1/$p"
+		done
+	else
+		for p in "$1"/*.patch; do [ -f "$p" ] && echo "$p"; done
+	fi
+}
+
+hash_stdin() { sha256sum | cut -c1-12; }
+
+# The pristine source: a git repository whose only commit is the import.
+prepare_base() {
+	if [ -n "$KERNEL_SRC" ]; then
+		[ -f "$KERNEL_SRC/Makefile" ] || die "KERNEL_SRC=$KERNEL_SRC is not a kernel tree"
+		base=$KERNEL_SRC
+		srcver=src-$(printf '%s' "$KERNEL_SRC" | hash_stdin)
+		return
+	fi
+	[ -f "$KERNEL_TARBALL" ] || die "$KERNEL_TARBALL missing: run 'make deps' (package linux-source-6.1)"
+	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+		srcver=tar-$(stat -c %s-%Y "$KERNEL_TARBALL")
+	base=$LAB_CACHE/src/linux-$srcver
+	[ -e "$base.ready" ] && return
+	log "unpacking $KERNEL_TARBALL ($srcver) into $base"
+	rm -rf "$base" "$base.tmp"
+	mkdir -p "$base.tmp"
+	tar xf "$KERNEL_TARBALL" -C "$base.tmp" --strip-components=1
+	# Debian's .gitignore ignores the whole top level, hence -f.
+	(cd "$base.tmp" && git init -q && git add -f -A &&
+	 $GIT commit -q -m "Import Debian linux-source-6.1 $srcver" &&
+	 git tag lab-base)
+	mv "$base.tmp" "$base"
+	touch "$base.ready"
+}
+
+# A worktree of the base with the series applied by git am.
+prepare_tree() {
+	if [ -z "$series" ]; then
+		tree=$base
+		return
+	fi
+	[ -z "$KERNEL_SRC" ] || [ -d "$KERNEL_SRC/.git" ] ||
+		die "KERNEL_SRC must be a git tree to apply a series"
+	tree=$LAB_CACHE/trees/$name-$srcver-$shash
+	[ -e "$tree.ready" ] && return
+	log "applying $(echo "$series" | wc -l) patches in $tree"
+	rm -rf "$tree"
+	(cd "$base" && git worktree prune && mkdir -p "$(dirname "$tree")" &&
+	 git worktree add -q --detach "$tree" HEAD)
+	for p in $series; do
+		if ! (cd "$tree" && $GIT am -q "$p" >/dev/null 2>&1); then
+			(cd "$tree" && git am --show-current-patch=diff >/dev/null 2>&1;
+			 git am --abort) >/dev/null 2>&1 || true
+			die "patch does not apply: $p (try: cd $tree && git am $p)"
+		fi
+		log "  applied $(basename "$p")"
+	done
+	touch "$tree.ready"
+}
+
+configure_and_build() {
+	cfghash=$(cat "$CONFIG_FRAGMENT" | hash_stdin)
+	key=$(printf '%s %s %s' "$srcver" "$shash" "$cfghash" | hash_stdin)
+	build=$LAB_CACHE/build/$name-$key
+	if [ -e "$build/.lab-built" ]; then
+		log "$name: cached ($build)"
+		return
+	fi
+	log "$name: configuring (tinyconfig + $(basename "$CONFIG_FRAGMENT"))"
+	rm -rf "$build"
+	mkdir -p "$build"
+	make -s -C "$tree" O="$build" tinyconfig >/dev/null
+	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$build" \
+		"$build/.config" "$CONFIG_FRAGMENT" >"$build/merge.log" 2>&1) ||
+		die "merge_config failed, see $build/merge.log"
+	make -s -C "$tree" O="$build" olddefconfig >/dev/null
+	check_config
+	log "$name: building bzImage with $JOBS jobs (about 4 minutes on 2 cores)"
+	t0=$(date +%s)
+	make -s -C "$tree" O="$build" -j"$JOBS" bzImage >"$build/build.log" 2>&1 || {
+		tail -30 "$build/build.log" >&2
+		die "build failed, full log in $build/build.log"
+	}
+	log "$name: built in $(( $(date +%s) - t0 ))s"
+	touch "$build/.lab-built"
+}
+
+# Every option the fragment sets must survive olddefconfig.
+check_config() {
+	grep -E '^CONFIG_[A-Z0-9_]+=' "$CONFIG_FRAGMENT" | while read -r line; do
+		grep -qx "$line" "$build/.config" ||
+			die "config: $line did not survive olddefconfig (dependency missing?)"
+	done
+}
+
+publish() {
+	out=$LAB_CACHE/kernels/$name
+	mkdir -p "$out"
+	ln -sfn "$build/arch/x86/boot/bzImage" "$out/bzImage"
+	ln -sfn "$tree" "$out/src"
+	ln -sfn "$build" "$out/build"
+	echo "$out/bzImage"
+}
+
+mkdir -p "$LAB_CACHE"
+exec 9>"$LAB_CACHE/.lock"
+flock 9
+prepare_base
+series=
+if [ -n "$patchdir" ]; then
+	[ -d "$patchdir" ] || die "patch directory $patchdir does not exist"
+	patchdir=$(cd "$patchdir" && pwd)
+	series=$(series_list "$patchdir")
+fi
+shash=$( (echo "$srcver"; [ -z "$series" ] || cat $series) | hash_stdin)
+prepare_tree
+configure_and_build
+publish
