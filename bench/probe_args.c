@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parse the statx-probe command line.
+ *
+ * A hand-rolled parser rather than getopt_long(): getopt keeps global
+ * state and prints its own messages, both of which get in the way of
+ * calling it over and over from the unit tests.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "probe_args.h"
+
+static const char usage_text[] =
+"Usage: " PROBE_PROG " [OPTIONS] PATH\n"
+"Call stat(2)/statx(2) on PATH and print what came back.\n"
+"\n"
+"  --call stat|lstat|fstat|fstatat|statx   syscall to make (default statx)\n"
+"  --mask SPEC        statx request mask (default basic): comma-separated\n"
+"                     type,mode,nlink,uid,gid,atime,mtime,ctime,ino,size,\n"
+"                     blocks,btime,mnt_id,dioalign, groups basic,all,none,\n"
+"                     or numbers (0x800 or 2048)\n"
+"  --sync as-stat|force|dont   AT_STATX_* sync mode (default as-stat)\n"
+"  --nofollow         AT_SYMLINK_NOFOLLOW\n"
+"  --no-automount     AT_NO_AUTOMOUNT\n"
+"  --empty-path       open PATH with O_PATH, call on the fd with AT_EMPTY_PATH\n"
+"  --flags HEX        raw bits OR-ed into the flags argument\n"
+"  --json             print one JSON object on one line\n"
+"  --repeat N         make the call N times, print the last result\n"
+"  --quiet            print nothing on success\n"
+"  -h, --help         show this help\n"
+"\n"
+"Exit status: 0 success, 1 the call failed, 2 usage error.\n";
+
+const char *probe_usage(void)
+{
+	return usage_text;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Parse the n characters at s as a 32-bit number: "0x" prefix means hex,
+ * otherwise @base.  No sign, no octal: a mask of "010" means ten.
+ * Returns 0, -EINVAL (not a number) or -ERANGE (does not fit).
+ */
+static int parse_u32(const char *s, size_t n, int base, unsigned int *out)
+{
+	uint64_t val = 0;
+	size_t i;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		n -= 2;
+	}
+	if (n == 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		int d = digit_value(s[i]);
+
+		if (d < 0 || d >= base)
+			return -EINVAL;
+		val = val * base + d;
+		if (val > UINT32_MAX)
+			return -ERANGE;
+	}
+	*out = (unsigned int)val;
+	return 0;
+}
+
+struct mask_name {
+	const char *name;
+	unsigned int bits;
+};
+
+static const struct mask_name mask_names[] = {
+	{ "type",	STATX_TYPE },
+	{ "mode",	STATX_MODE },
+	{ "nlink",	STATX_NLINK },
+	{ "uid",	STATX_UID },
+	{ "gid",	STATX_GID },
+	{ "atime",	STATX_ATIME },
+	{ "mtime",	STATX_MTIME },
+	{ "ctime",	STATX_CTIME },
+	{ "ino",	STATX_INO },
+	{ "size",	STATX_SIZE },
+	{ "blocks",	STATX_BLOCKS },
+	{ "btime",	STATX_BTIME },
+	{ "mnt_id",	STATX_MNT_ID },
+	{ "dioalign",	STATX_DIOALIGN },
+	{ "basic",	STATX_BASIC_STATS },
+	{ "all",	STATX_ALL },
+	{ "none",	0 },
+};
+
+static int lookup_mask_name(const char *s, size_t n, unsigned int *bits)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mask_names); i++) {
+		if (strlen(mask_names[i].name) == n &&
+		    !memcmp(mask_names[i].name, s, n)) {
+			*bits = mask_names[i].bits;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_mask_field(const char *s, size_t n, unsigned int *bits,
+			    char *err, size_t errlen)
+{
+	int ret;
+
+	if (s[0] < '0' || s[0] > '9') {
+		if (lookup_mask_name(s, n, bits))
+			return fail(err, errlen, "unknown mask field '%.*s'",
+				    (int)n, s);
+		return 0;
+	}
+	ret = parse_u32(s, n, 10, bits);
+	if (ret == -ERANGE)
+		return fail(err, errlen,
+			    "mask value '%.*s' does not fit in 32 bits",
+			    (int)n, s);
+	if (ret)
+		return fail(err, errlen, "bad mask value '%.*s'", (int)n, s);
+	return 0;
+}
+
+int probe_parse_mask(const char *spec, unsigned int *mask,
+		     char *err, size_t errlen)
+{
+	unsigned int result = 0, bits;
+	const char *field = spec;
+
+	if (!*spec)
+		return fail(err, errlen, "empty mask (use 'none' for 0)");
+
+	for (;;) {
+		size_t n = strcspn(field, ",");
+
+		if (n == 0)
+			return fail(err, errlen, "empty field in mask '%s'",
+				    spec);
+		if (parse_mask_field(field, n, &bits, err, errlen))
+			return -1;
+		result |= bits;
+		if (!field[n])
+			break;
+		field += n + 1;
+	}
+	*mask = result;
+	return 0;
+}
+
+static const char *const call_names[] = {
+	[PROBE_CALL_STAT]	= "stat",
+	[PROBE_CALL_LSTAT]	= "lstat",
+	[PROBE_CALL_FSTAT]	= "fstat",
+	[PROBE_CALL_FSTATAT]	= "fstatat",
+	[PROBE_CALL_STATX]	= "statx",
+};
+
+static const char *const sync_names[] = {
+	[PROBE_SYNC_AS_STAT]	= "as-stat",
+	[PROBE_SYNC_FORCE]	= "force",
+	[PROBE_SYNC_DONT]	= "dont",
+};
+
+static int lookup_name(const char *const *names, size_t count,
+		       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	return -1;
+}
+
+int probe_parse_call(const char *name, enum probe_call *call)
+{
+	int i = lookup_name(call_names, ARRAY_SIZE(call_names), name);
+
+	if (i < 0)
+		return -1;
+	*call = (enum probe_call)i;
+	return 0;
+}
+
+int probe_parse_sync(const char *name, enum probe_sync *sync)
+{
+	int i = lookup_name(sync_names, ARRAY_SIZE(sync_names), name);
+
+	if (i < 0)
+		return -1;
+	*sync = (enum probe_sync)i;
+	return 0;
+}
+
+const char *probe_call_name(enum probe_call call)
+{
+	if ((size_t)call >= ARRAY_SIZE(call_names))
+		return "?";
+	return call_names[call];
+}
+
+const char *probe_sync_name(enum probe_sync sync)
+{
+	if ((size_t)sync >= ARRAY_SIZE(sync_names))
+		return "?";
+	return sync_names[sync];
+}
+
+/* The flags argument the chosen syscall will really be given. */
+unsigned int probe_at_flags(const struct probe_args *args)
+{
+	static const unsigned int sync_bits[] = {
+		[PROBE_SYNC_AS_STAT]	= AT_STATX_SYNC_AS_STAT,
+		[PROBE_SYNC_FORCE]	= AT_STATX_FORCE_SYNC,
+		[PROBE_SYNC_DONT]	= AT_STATX_DONT_SYNC,
+	};
+	unsigned int flags = 0;
+
+	if (args->call != PROBE_CALL_STATX && args->call != PROBE_CALL_FSTATAT)
+		return 0;
+	if (args->call == PROBE_CALL_STATX)
+		flags |= sync_bits[args->sync];
+	if (args->nofollow)
+		flags |= AT_SYMLINK_NOFOLLOW;
+	if (args->no_automount)
+		flags |= AT_NO_AUTOMOUNT;
+	if (args->empty_path)
+		flags |= AT_EMPTY_PATH;
+	return flags | args->extra_flags;
+}
+
+enum opt_id {
+	OPT_CALL, OPT_MASK, OPT_SYNC, OPT_FLAGS, OPT_REPEAT,
+	OPT_NOFOLLOW, OPT_NO_AUTOMOUNT, OPT_EMPTY_PATH,
+	OPT_JSON, OPT_QUIET, OPT_HELP,
+};
+
+struct opt_def {
+	const char *name;
+	enum opt_id id;
+	bool has_value;
+};
+
+static const struct opt_def opt_defs[] = {
+	{ "call",		OPT_CALL,		true },
+	{ "mask",		OPT_MASK,		true },
+	{ "sync",		OPT_SYNC,		true },
+	{ "flags",		OPT_FLAGS,		true },
+	{ "repeat",		OPT_REPEAT,		true },
+	{ "nofollow",		OPT_NOFOLLOW,		false },
+	{ "no-automount",	OPT_NO_AUTOMOUNT,	false },
+	{ "empty-path",		OPT_EMPTY_PATH,		false },
+	{ "json",		OPT_JSON,		false },
+	{ "quiet",		OPT_QUIET,		false },
+	{ "help",		OPT_HELP,		false },
+};
+
+static const struct opt_def *find_opt(const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(opt_defs); i++)
+		if (strlen(opt_defs[i].name) == n &&
+		    !memcmp(opt_defs[i].name, name, n))
+			return &opt_defs[i];
+	return NULL;
+}
+
+static int apply_value_opt(struct probe_args *args, enum opt_id id,
+			   const char *val, char *err, size_t errlen)
+{
+	int ret;
+
+	switch (id) {
+	case OPT_CALL:
+		if (probe_parse_call(val, &args->call))
+			return fail(err, errlen, "unknown call '%s'", val);
+		return 0;
+	case OPT_MASK:
+		args->mask_given = true;
+		return probe_parse_mask(val, &args->mask, err, errlen);
+	case OPT_SYNC:
+		args->sync_given = true;
+		if (probe_parse_sync(val, &args->sync))
+			return fail(err, errlen, "unknown sync mode '%s'", val);
+		return 0;
+	case OPT_FLAGS:
+		args->flags_given = true;
+		ret = parse_u32(val, strlen(val), 16, &args->extra_flags);
+		if (ret == -ERANGE)
+			return fail(err, errlen,
+				    "flags '%s' do not fit in 32 bits", val);
+		if (ret)
+			return fail(err, errlen, "bad hex flags '%s'", val);
+		return 0;
+	case OPT_REPEAT:
+		if (parse_u32(val, strlen(val), 10, &args->repeat) ||
+		    args->repeat == 0)
+			return fail(err, errlen,
+				    "bad repeat count '%s' (want 1..%u)",
+				    val, UINT32_MAX);
+		return 0;
+	default:
+		return fail(err, errlen, "internal error: option %d", id);
+	}
+}
+
+static void apply_switch_opt(struct probe_args *args, enum opt_id id)
+{
+	switch (id) {
+	case OPT_NOFOLLOW:
+		args->nofollow = true;
+		break;
+	case OPT_NO_AUTOMOUNT:
+		args->no_automount = true;
+		break;
+	case OPT_EMPTY_PATH:
+		args->empty_path = true;
+		break;
+	case OPT_JSON:
+		args->json = true;
+		break;
+	case OPT_QUIET:
+		args->quiet = true;
+		break;
+	case OPT_HELP:
+		args->help = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Handle argv[*i], a "--name" or "--name=value" word; may consume the
+ * next word as the value.
+ */
+static int parse_long_opt(struct probe_args *args, int argc,
+			  char *const argv[], int *i, char *err, size_t errlen)
+{
+	const char *name = argv[*i] + 2;
+	const char *eq = strchr(name, '=');
+	size_t n = eq ? (size_t)(eq - name) : strlen(name);
+	const struct opt_def *opt = find_opt(name, n);
+	const char *val;
+
+	if (!opt)
+		return fail(err, errlen, "unknown option '--%.*s'", (int)n,
+			    name);
+	if (!opt->has_value) {
+		if (eq)
+			return fail(err, errlen,
+				    "option '--%s' takes no value", opt->name);
+		apply_switch_opt(args, opt->id);
+		return 0;
+	}
+	if (eq) {
+		val = eq + 1;
+	} else {
+		if (*i + 1 >= argc)
+			return fail(err, errlen, "option '--%s' needs a value",
+				    opt->name);
+		val = argv[++*i];
+	}
+	return apply_value_opt(args, opt->id, val, err, errlen);
+}
+
+/* Refuse options the chosen call would silently ignore. */
+static int check_call_options(const struct probe_args *args,
+			      char *err, size_t errlen)
+{
+	const char *call = probe_call_name(args->call);
+	bool at_call = args->call == PROBE_CALL_STATX ||
+		       args->call == PROBE_CALL_FSTATAT;
+
+	if (args->call != PROBE_CALL_STATX) {
+		if (args->mask_given)
+			return fail(err, errlen,
+				    "--mask only applies to --call statx");
+		if (args->sync_given)
+			return fail(err, errlen,
+				    "--sync only applies to --call statx");
+	}
+	if (!at_call && (args->nofollow || args->no_automount ||
+			 args->empty_path || args->flags_given))
+		return fail(err, errlen,
+			    "--nofollow, --no-automount, --empty-path and --flags do not apply to --call %s",
+			    call);
+	return 0;
+}
+
+static void set_defaults(struct probe_args *args)
+{
+	memset(args, 0, sizeof(*args));
+	args->call = PROBE_CALL_STATX;
+	args->sync = PROBE_SYNC_AS_STAT;
+	args->mask = STATX_BASIC_STATS;
+	args->repeat = 1;
+}
+
+static int take_path(struct probe_args *args, const char *word,
+		     char *err, size_t errlen)
+{
+	if (args->path)
+		return fail(err, errlen, "unexpected extra argument '%s'",
+			    word);
+	args->path = word;
+	return 0;
+}
+
+/*
+ * Returns 0 on success (args->help may be set, in which case nothing
+ * else was checked) or -1 with a one-line message in err.
+ */
+int probe_parse_args(struct probe_args *args, int argc, char *const argv[],
+		     char *err, size_t errlen)
+{
+	bool options_done = false;
+	int i;
+
+	set_defaults(args);
+	for (i = 1; i < argc; i++) {
+		const char *word = argv[i];
+
+		if (options_done || word[0] != '-' || word[1] == '\0') {
+			if (take_path(args, word, err, errlen))
+				return -1;
+		} else if (!strcmp(word, "--")) {
+			options_done = true;
+		} else if (!strcmp(word, "-h")) {
+			args->help = true;
+		} else if (word[1] != '-') {
+			return fail(err, errlen, "unknown option '%s'", word);
+		} else if (parse_long_opt(args, argc, argv, &i, err, errlen)) {
+			return -1;
+		}
+	}
+	if (args->help)
+		return 0;
+	if (!args->path)
+		return fail(err, errlen, "missing PATH");
+	return check_call_options(args, err, errlen);
+}
+
+struct errno_name {
+	int value;
+	const char *name;
+};
+
+#define ERRNO_NAME(e)	{ e, #e }
+
+/* Aliases (EWOULDBLOCK, ENOTSUP, EDEADLOCK) share a value; list one. */
+static const struct errno_name errno_names[] = {
+	ERRNO_NAME(EPERM), ERRNO_NAME(ENOENT), ERRNO_NAME(ESRCH),
+	ERRNO_NAME(EINTR), ERRNO_NAME(EIO), ERRNO_NAME(ENXIO),
+	ERRNO_NAME(E2BIG), ERRNO_NAME(ENOEXEC), ERRNO_NAME(EBADF),
+	ERRNO_NAME(ECHILD), ERRNO_NAME(EAGAIN), ERRNO_NAME(ENOMEM),
+	ERRNO_NAME(EACCES), ERRNO_NAME(EFAULT), ERRNO_NAME(ENOTBLK),
+	ERRNO_NAME(EBUSY), ERRNO_NAME(EEXIST), ERRNO_NAME(EXDEV),
+	ERRNO_NAME(ENODEV), ERRNO_NAME(ENOTDIR), ERRNO_NAME(EISDIR),
+	ERRNO_NAME(EINVAL), ERRNO_NAME(ENFILE), ERRNO_NAME(EMFILE),
+	ERRNO_NAME(ENOTTY), ERRNO_NAME(ETXTBSY), ERRNO_NAME(EFBIG),
+	ERRNO_NAME(ENOSPC), ERRNO_NAME(ESPIPE), ERRNO_NAME(EROFS),
+	ERRNO_NAME(EMLINK), ERRNO_NAME(EPIPE), ERRNO_NAME(EDOM),
+	ERRNO_NAME(ERANGE), ERRNO_NAME(EDEADLK), ERRNO_NAME(ENAMETOOLONG),
+	ERRNO_NAME(ENOLCK), ERRNO_NAME(ENOSYS), ERRNO_NAME(ENOTEMPTY),
+	ERRNO_NAME(ELOOP), ERRNO_NAME(ENODATA), ERRNO_NAME(ENOLINK),
+	ERRNO_NAME(EPROTO), ERRNO_NAME(EOVERFLOW), ERRNO_NAME(EILSEQ),
+	ERRNO_NAME(ENOTSOCK), ERRNO_NAME(EOPNOTSUPP),
+	ERRNO_NAME(EAFNOSUPPORT), ERRNO_NAME(EADDRINUSE),
+	ERRNO_NAME(ENETDOWN), ERRNO_NAME(ENETUNREACH),
+	ERRNO_NAME(ENETRESET), ERRNO_NAME(ECONNABORTED),
+	ERRNO_NAME(ECONNRESET), ERRNO_NAME(ENOBUFS), ERRNO_NAME(EISCONN),
+	ERRNO_NAME(ENOTCONN), ERRNO_NAME(ESHUTDOWN), ERRNO_NAME(ETIMEDOUT),
+	ERRNO_NAME(ECONNREFUSED), ERRNO_NAME(EHOSTDOWN),
+	ERRNO_NAME(EHOSTUNREACH), ERRNO_NAME(EALREADY),
+	ERRNO_NAME(EINPROGRESS), ERRNO_NAME(ESTALE), ERRNO_NAME(EREMOTEIO),
+	ERRNO_NAME(EDQUOT), ERRNO_NAME(ENOMEDIUM), ERRNO_NAME(ECANCELED),
+	ERRNO_NAME(ENOKEY), ERRNO_NAME(EKEYEXPIRED),
+	ERRNO_NAME(EKEYREVOKED), ERRNO_NAME(EKEYREJECTED),
+	/*
+	 * Kernel-internal codes (include/linux/errno.h).  They must never
+	 * reach user space, but NFS bugs have leaked them before, and
+	 * that is exactly what this lab hunts for.
+	 */
+	{ 512, "ERESTARTSYS" }, { 518, "EOPENSTALE" },
+	{ 521, "EBADHANDLE" }, { 522, "ENOTSYNC" }, { 523, "EBADCOOKIE" },
+	{ 524, "ENOTSUPP" }, { 525, "ETOOSMALL" }, { 526, "ESERVERFAULT" },
+	{ 527, "EBADTYPE" }, { 528, "EJUKEBOX" },
+};
+
+/* NULL when the value is not in the table. */
+const char *probe_errno_name(int err)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errno_names); i++)
+		if (errno_names[i].value == err)
+			return errno_names[i].name;
+	return NULL;
+}
+
+/* The name, or "E<number>" for values the table does not know. */
+void probe_errno_label(int err, char *buf, size_t len)
+{
+	const char *name = probe_errno_name(err);
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "E%d", err);
+}
