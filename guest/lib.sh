@@ -3,7 +3,6 @@
 # between tests, and every temporary file goes when the test ends.
 
 lab_top=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
-[ -x "$lab_top/guest/run" ] || lab_top=$(cd "$(dirname "$0")/.." && pwd)
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
 LAB_INITRD=${LAB_INITRD:-$lab_top/build/guest/initramfs.cpio}
 export LAB_INITRD
@@ -18,11 +17,29 @@ lab_skip() {
 	exit 0
 }
 
-# lab_kernel NAME: set $kernel to a built kernel (stock, patched), or skip.
+# lab_kernel NAME: set $kernel and $kernel_args for a lab kernel, or skip.
+# NAME is stock, patched, or optin: the patched kernel booted with the
+# series' permission opt-ins turned on.
 lab_kernel() {
-	kernel=$LAB_CACHE/kernels/$1/bzImage
+	kernel_args=""
+	case $1 in
+	optin)	kernel=$LAB_CACHE/kernels/patched/bzImage
+		kernel_args=" nfs.statx_cached_access=1 fuse.statx_cached_perm=1" ;;
+	*)	kernel=$LAB_CACHE/kernels/$1/bzImage ;;
+	esac
+	lab_kname=$1
 	[ -f "$kernel" ] || lab_skip "no $1 kernel at $kernel (make kernel)"
 	[ -f "$LAB_INITRD" ] || lab_skip "no initramfs at $LAB_INITRD (make guest)"
+}
+
+# lab_selftest NAME TEST [guest/run options]: run a guest selftest binary
+# on kernel NAME; LAB_KERNEL tells the test which counts to expect.
+lab_selftest() {
+	lab_kernel "$1"
+	t=$2
+	shift 2
+	lab_guest "$kernel" --append "$kernel_args" "$@" -- \
+		env LAB_KERNEL="$lab_kname" "/usr/lib/lab/tests/$t"
 }
 
 # lab_ext4 FILE [SIZE]: a fresh ext4 image, made without mounting it.

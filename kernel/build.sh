@@ -43,6 +43,14 @@ series_list() {
 
 hash_stdin() { sha256sum | cut -c1-12; }
 
+# The code of a series, without commit messages: rewording a patch must
+# not rebuild the kernel. Keeps each diff up to format-patch's "-- ".
+series_code() {
+	for p in "$@"; do
+		awk '/^diff --git / { on = 1 } /^-- $/ { on = 0 } on' "$p"
+	done
+}
+
 # The pristine source: a git repository whose only commit is the import.
 prepare_base() {
 	if [ -n "$KERNEL_SRC" ]; then
@@ -147,7 +155,8 @@ if [ -n "$patchdir" ]; then
 	patchdir=$(cd "$patchdir" && pwd)
 	series=$(series_list "$patchdir")
 fi
-shash=$( (echo "$srcver"; [ -z "$series" ] || cat $series) | hash_stdin)
+# shellcheck disable=SC2086
+shash=$( (echo "$srcver"; series_code $series) | hash_stdin)
 prepare_tree
 configure_and_build
 publish

@@ -2,6 +2,5 @@
 # statx semantics on tmpfs and ext4 (guest/tests/statx_test.c), patched kernel.
 set -eu
 . "$(dirname "$0")/../lib.sh"
-lab_kernel patched
 lab_ext4 "$lab_tmp/ext4.img"
-lab_guest "$kernel" --disk "$lab_tmp/ext4.img" -- /usr/lib/lab/tests/statx_test
+lab_selftest patched statx_test --disk "$lab_tmp/ext4.img"
