@@ -4,7 +4,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$here/../../build/bench}
+BUILD=${BENCH_OUT:-${BUILD:-$here/../../build}/bench}
 unit=$BUILD/probe-unit
 
 if [ ! -x "$unit" ]; then

@@ -3,7 +3,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$here/../../build/bench}
+BUILD=${BENCH_OUT:-${BUILD:-$here/../../build}/bench}
 probe=$BUILD/statx-probe
 
 if [ ! -x "$probe" ]; then

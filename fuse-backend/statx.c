@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fusecount: FUSE_STATX (opcode 52, FUSE 7.39), answered from the raw
+ * request.  libfuse 3.14 has no statx operation and would answer ENOSYS,
+ * after which the kernel sets fc->no_statx and never sends FUSE_STATX on
+ * that mount again; so the loop hands these requests here before libfuse
+ * sees them.  The kernel accepts only a reply of exactly
+ * sizeof(fuse_out_header) + sizeof(fuse_statx_out) bytes, or a bare header
+ * carrying an error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+
+#include "fusecount.h"
+
+#ifndef STATX__RESERVED
+#define STATX__RESERVED 0x80000000U
+#endif
+
+_Static_assert(sizeof(struct fuse_statx) == sizeof(struct statx),
+	       "fuse_statx must mirror struct statx");
+_Static_assert(offsetof(struct fuse_statx, btime) ==
+	       offsetof(struct statx, stx_btime),
+	       "fuse_statx must mirror struct statx");
+_Static_assert(sizeof(struct fc_statx_reply) ==
+	       sizeof(struct fuse_out_header) + sizeof(struct fuse_statx_out),
+	       "the reply must have no padding");
+
+/**
+ * fusecount_statx_decode() - check and read a raw FUSE_STATX request
+ * @buf: the request as read from /dev/fuse
+ * @len: bytes read
+ * @out: the request; unique and nodeid are filled in whenever a whole
+ *	 header is present, so that even a bad request can be answered
+ *
+ * Return: 0, or -EINVAL unless the header's length equals @len and both
+ * are exactly a header plus struct fuse_statx_in, with no extensions.
+ */
+int fusecount_statx_decode(const void *buf, size_t len,
+			   struct fc_statx_req *out)
+{
+	struct fuse_in_header in;
+	struct fuse_statx_in arg;
+
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < sizeof(in))
+		return -EINVAL;
+	memcpy(&in, buf, sizeof(in));
+	out->unique = in.unique;
+	out->nodeid = in.nodeid;
+	if (in.opcode != FUSE_STATX || in.len != len ||
+	    len != sizeof(in) + sizeof(arg) || in.total_extlen)
+		return -EINVAL;
+
+	memcpy(&arg, (const char *)buf + sizeof(in), sizeof(arg));
+	out->getattr_flags = arg.getattr_flags;
+	out->fh = arg.fh;
+	out->sx_flags = arg.sx_flags;
+	out->sx_mask = arg.sx_mask;
+	return 0;
+}
+
+/* As libfuse does for attr_valid: whole seconds, then nanoseconds */
+static void fc_timeout_split(double t, uint64_t *sec, uint32_t *nsec)
+{
+	double ns;
+
+	if (!(t > 0)) {
+		*sec = 0;
+		*nsec = 0;
+		return;
+	}
+	*sec = t >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+	ns = (t - (double)*sec) * 1e9;
+	*nsec = ns <= 0 ? 0 : ns >= 999999999 ? 999999999 : (uint32_t)ns;
+}
+
+static void fc_sx_time(struct fuse_sx_time *dst,
+		       const struct statx_timestamp *src)
+{
+	dst->tv_sec = src->tv_sec;
+	dst->tv_nsec = src->tv_nsec;
+}
+
+static void fc_statx_fill(struct fuse_statx *sx, const struct statx *stx)
+{
+	/* fuse_statx carries nothing beyond the basic stats and btime */
+	sx->mask = stx->stx_mask & (STATX_BASIC_STATS | STATX_BTIME);
+	sx->blksize = stx->stx_blksize;
+	sx->attributes = stx->stx_attributes;
+	sx->nlink = stx->stx_nlink;
+	sx->uid = stx->stx_uid;
+	sx->gid = stx->stx_gid;
+	sx->mode = stx->stx_mode;
+	sx->ino = stx->stx_ino;
+	sx->size = stx->stx_size;
+	sx->blocks = stx->stx_blocks;
+	sx->attributes_mask = stx->stx_attributes_mask;
+	fc_sx_time(&sx->atime, &stx->stx_atime);
+	fc_sx_time(&sx->btime, &stx->stx_btime);
+	fc_sx_time(&sx->ctime, &stx->stx_ctime);
+	fc_sx_time(&sx->mtime, &stx->stx_mtime);
+	sx->rdev_major = stx->stx_rdev_major;
+	sx->rdev_minor = stx->stx_rdev_minor;
+	sx->dev_major = stx->stx_dev_major;
+	sx->dev_minor = stx->stx_dev_minor;
+}
+
+/**
+ * fc_statx_build() - the one successful reply to FUSE_STATX
+ * @rep: header and struct fuse_statx_out, contiguous, sizeof(*rep) bytes
+ * @unique: the request's unique
+ * @stx: the backing file's attributes
+ * @timeout: attribute cache timeout in seconds
+ */
+void fc_statx_build(struct fc_statx_reply *rep, uint64_t unique,
+		    const struct statx *stx, double timeout)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->hdr.len = sizeof(*rep);
+	rep->hdr.error = 0;
+	rep->hdr.unique = unique;
+	fc_timeout_split(timeout, &rep->out.attr_valid,
+			 &rep->out.attr_valid_nsec);
+	fc_statx_fill(&rep->out.stat, stx);
+}
+
+/*
+ * Ask the backing file system as plain stat(2) would: the kernel's sync
+ * hint is recorded by the counters, but our backing store is local.
+ */
+static int fc_statx_do(struct fc_data *d, const struct fc_statx_req *rq,
+		       struct statx *stx)
+{
+	unsigned int mask = (rq->sx_mask | STATX_BASIC_STATS | STATX_BTIME) &
+			    ~STATX__RESERVED;
+	int fd;
+
+	if (!rq->nodeid)
+		return -EINVAL;
+	if (rq->getattr_flags & FUSE_GETATTR_FH) {
+		/* fh is the fd that our open/create handed out */
+		if (rq->fh > INT_MAX)
+			return -EBADF;
+		fd = (int)rq->fh;
+	} else {
+		fd = fc_inode_get(&d->itable, rq->nodeid)->fd;
+	}
+	if (statx(fd, "",
+		  AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT,
+		  mask, stx) == -1)
+		return -errno;
+	return 0;
+}
+
+static void fc_statx_send(int fd, void *msg, size_t len)
+{
+	struct iovec iov = { .iov_base = msg, .iov_len = len };
+
+	/* ENOENT: the request was interrupted, and nobody waits any more */
+	if (fc_io_writev(fd, &iov, 1, NULL) == -1 && errno != ENOENT)
+		fuse_log(FUSE_LOG_ERR, "fusecount: STATX reply: %s\n",
+			 strerror(errno));
+}
+
+static void fc_statx_reply_err(int fd, uint64_t unique, int err)
+{
+	struct fuse_out_header hdr = {
+		.len = sizeof(hdr),
+		.error = err,
+		.unique = unique,
+	};
+
+	fc_statx_send(fd, &hdr, sizeof(hdr));
+}
+
+/**
+ * fc_statx_handle() - answer one raw FUSE_STATX request, exactly once
+ * @d: daemon state
+ * @fd: the session fd, where the reply goes
+ * @buf: the request
+ * @len: its length as read
+ */
+void fc_statx_handle(struct fc_data *d, int fd, const void *buf, size_t len)
+{
+	struct fc_statx_reply rep;
+	struct fc_statx_req rq;
+	struct statx stx;
+	int err;
+
+	err = fusecount_statx_decode(buf, len, &rq);
+	if (!err)
+		err = fc_statx_do(d, &rq, &stx);
+	if (d->debug)
+		fuse_log(FUSE_LOG_DEBUG,
+			 "fusecount: STATX unique %llu nodeid %llu flags 0x%x mask 0x%x: %d\n",
+			 (unsigned long long)rq.unique,
+			 (unsigned long long)rq.nodeid, rq.sx_flags,
+			 rq.sx_mask, err);
+	if (err) {
+		fc_statx_reply_err(fd, rq.unique, err);
+		return;
+	}
+	fc_statx_build(&rep, rq.unique, &stx, d->attr_timeout);
+	fc_statx_send(fd, &rep, sizeof(rep));
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# fusecount's argument checks: bad usage exits 2 with a clear message and
+# the control socket is claimed safely.  Every run passes --dry-run, so
+# even one that wrongly passes the checks exits before touching /dev/fuse:
+# nothing is ever mounted on the host.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_bin fusecount
+
+TMP=$(mktemp -d)
+srv=
+cleanup() {
+	[ -z "$srv" ] || kill "$srv" 2>/dev/null || true
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+mkdir "$TMP/back" "$TMP/mnt"
+: >"$TMP/file"
+B=$TMP/back M=$TMP/mnt
+
+# expect STATUS PATTERN DESCRIPTION ARGS...
+expect() {
+	want=$1 pat=$2 desc=$3
+	shift 3
+	run "$TMP/out" "$TMP/err" $VALGRIND "$BUILD/fusecount" --dry-run "$@"
+	if [ "$rc" -eq "$want" ] && cat "$TMP/out" "$TMP/err" | grep -q -e "$pat"
+	then
+		t_ok 0 "$desc"
+	else
+		t_ok 1 "$desc (exit $rc, want $want)"
+		t_diag "$TMP/err"
+	fi
+}
+
+echo 1..23
+expect 2 'missing BACKING_DIR' 'no arguments'
+expect 2 'missing MOUNTPOINT' 'no mountpoint' "$B"
+expect 2 "$TMP/nope: No such file or directory" 'missing backing dir' \
+	"$TMP/nope" "$M"
+expect 2 'BACKING_DIR is not a directory' 'backing dir is a file' \
+	"$TMP/file" "$M"
+expect 2 'bad mount point' 'missing mountpoint' "$B" "$TMP/nope"
+expect 2 'MOUNTPOINT is not a directory' 'mountpoint is a file' \
+	"$B" "$TMP/file"
+expect 2 'invalid argument' 'a third path' "$B" "$M" "$TMP"
+expect 2 'attr_timeout=-1: expected seconds' 'attr_timeout=-1 rejected' \
+	-o attr_timeout=-1 "$B" "$M"
+expect 2 'entry_timeout=1x: expected' 'entry_timeout=1x rejected' \
+	-o entry_timeout=1x "$B" "$M"
+expect 2 'negative_timeout=nan: expected' 'negative_timeout=nan rejected' \
+	-o negative_timeout=nan "$B" "$M"
+expect 2 'readdirplus=maybe: expected on, off or auto' \
+	'readdirplus=maybe rejected' -o readdirplus=maybe "$B" "$M"
+expect 2 'threads=0: expected an integer from 1' 'threads=0 rejected' \
+	-o threads=0 "$B" "$M"
+expect 2 'threads=-1: expected' 'threads=-1 rejected' -o threads=-1 "$B" "$M"
+expect 2 'delay_us=5ms: expected' 'delay_us=5ms rejected' \
+	-o delay_us=5ms "$B" "$M"
+expect 2 'unknown option' 'unknown -o option' -o bogus "$B" "$M"
+expect 0 'usage: fusecount' '-h prints usage' -h
+
+expect 0 'attr_timeout=0$' 'valid options accepted' \
+	-o attr_timeout=0,entry_timeout=0.5,negative_timeout=2 \
+	-o readdirplus=on,delay_us=1000,threads=4,default_permissions "$B" "$M"
+grep -q '^entry_timeout=0.5$' "$TMP/out" &&
+	grep -q '^readdirplus=on$' "$TMP/out" &&
+	grep -q '^threads=4$' "$TMP/out" &&
+	grep -q '^default_permissions=on$' "$TMP/out"
+t_ok $? 'each option reaches the settings'
+
+(cd "$TMP" && $VALGRIND "$BUILD/fusecount" --dry-run -o ctl=rel.sock \
+	"$B" "$M") >"$TMP/out" 2>&1
+grep -q "^ctl=$TMP/rel.sock\$" "$TMP/out" && [ ! -e "$TMP/rel.sock" ]
+t_ok $? 'a relative ctl path is made absolute, and removed at exit'
+
+expect 1 'exists and is not a socket' 'ctl path that is a regular file' \
+	-o ctl="$TMP/file" "$B" "$M"
+[ -f "$TMP/file" ]
+t_ok $? '... and the file is left alone'
+
+# A socket file nobody listens on: left over by a dead daemon
+perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Local => $ARGV[0])' \
+	"$TMP/stale"
+expect 0 "ctl=$TMP/stale" 'a stale socket file is reused' \
+	-o ctl="$TMP/stale" "$B" "$M"
+
+if [ -x "$BUILD/ctl_test" ]; then
+	"$BUILD/ctl_test" --serve "$TMP/live" &
+	srv=$!
+	i=0
+	while [ $i -lt 50 ] && ! [ -S "$TMP/live" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	expect 1 'in use by a running fusecount' 'a live socket is refused' \
+		-o ctl="$TMP/live" "$B" "$M"
+	kill "$srv"
+	wait "$srv" || true
+	srv=
+else
+	t_skip 'ctl_test not built'
+fi
+t_done

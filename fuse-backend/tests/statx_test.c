@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * FUSE_STATX without a kernel: the decoder takes exactly one well-formed
+ * request and nothing else, the reply has the one length the kernel
+ * accepts and carries a real file's statx (btime included, when the host
+ * file system has it), and the handler answers bad requests with -EINVAL.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fusecount.h"
+#include "tests/tap.h"
+
+#define EXACT	(sizeof(struct fuse_in_header) + \
+		 sizeof(struct fuse_statx_in))
+
+static unsigned char buf[EXACT + 64];
+
+static size_t mkstatx(uint32_t len, uint64_t nodeid, uint32_t gflags,
+		      uint64_t fh, uint32_t sx_flags, uint32_t sx_mask)
+{
+	struct fuse_in_header in = {
+		.len = len, .opcode = FUSE_STATX, .unique = 0x1234,
+		.nodeid = nodeid,
+	};
+	struct fuse_statx_in arg = {
+		.getattr_flags = gflags, .fh = fh,
+		.sx_flags = sx_flags, .sx_mask = sx_mask,
+	};
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &in, sizeof(in));
+	memcpy(buf + sizeof(in), &arg, sizeof(arg));
+	return len;
+}
+
+static void test_decode(void)
+{
+	struct fc_statx_req rq;
+	size_t len;
+
+	len = mkstatx(EXACT, 5, FUSE_GETATTR_FH, 9, AT_STATX_FORCE_SYNC, 0xfff);
+	ok(fusecount_statx_decode(buf, len, &rq) == 0 && rq.unique == 0x1234 &&
+	   rq.nodeid == 5 && rq.getattr_flags == FUSE_GETATTR_FH &&
+	   rq.fh == 9 && rq.sx_flags == AT_STATX_FORCE_SYNC &&
+	   rq.sx_mask == 0xfff, "exact size: decoded");
+
+	len = mkstatx(EXACT - 1, 5, 0, 0, 0, 0);
+	ok(fusecount_statx_decode(buf, len, &rq) == -EINVAL &&
+	   rq.unique == 0x1234, "short by one byte: -EINVAL, unique kept");
+
+	len = mkstatx(sizeof(struct fuse_in_header), 5, 0, 0, 0, 0);
+	ok(fusecount_statx_decode(buf, len, &rq) == -EINVAL,
+	   "header only: -EINVAL");
+
+	mkstatx(EXACT, 5, 0, 0, 0, 0);
+	ok(fusecount_statx_decode(buf, EXACT - 1, &rq) == -EINVAL &&
+	   fusecount_statx_decode(buf, EXACT + 8, &rq) == -EINVAL,
+	   "len field not the buffer size: -EINVAL");
+
+	len = mkstatx(EXACT + 8, 5, 0, 0, 0, 0);
+	ok(fusecount_statx_decode(buf, len, &rq) == -EINVAL,
+	   "oversized: -EINVAL");
+
+	mkstatx(EXACT, 5, 0, 0, 0, 0);
+	((struct fuse_in_header *)buf)->total_extlen = 1;
+	ok(fusecount_statx_decode(buf, EXACT, &rq) == -EINVAL,
+	   "extensions: -EINVAL");
+	((struct fuse_in_header *)buf)->total_extlen = 0;
+	((struct fuse_in_header *)buf)->opcode = FUSE_GETATTR;
+	ok(fusecount_statx_decode(buf, EXACT, &rq) == -EINVAL,
+	   "another opcode: -EINVAL");
+	ok(fusecount_statx_decode(NULL, 0, &rq) == -EINVAL &&
+	   fusecount_statx_decode(buf, 3, &rq) == -EINVAL &&
+	   rq.unique == 0, "no header: -EINVAL");
+}
+
+/* Only a buffer that is exactly a STATX request may decode */
+static void test_garbage(void)
+{
+	struct fuse_in_header in;
+	struct fc_statx_req rq;
+	int i, bad = 0, good = 0;
+	size_t len, j;
+
+	srand(42);
+	for (i = 0; i < 200000; i++) {
+		len = rand() % sizeof(buf);
+		for (j = 0; j < len; j++)
+			buf[j] = rand();
+		if (i % 4 == 0 && len >= sizeof(in)) {
+			/* make some of them nearly valid */
+			memcpy(&in, buf, sizeof(in));
+			in.len = i % 8 ? len : EXACT;
+			in.opcode = FUSE_STATX;
+			in.total_extlen = 0;
+			memcpy(buf, &in, sizeof(in));
+		}
+		if (fusecount_statx_decode(buf, len, &rq))
+			continue;
+		memcpy(&in, buf, sizeof(in));
+		if (len == EXACT && in.len == EXACT && in.opcode == FUSE_STATX)
+			good++;
+		else
+			bad++;
+	}
+	ok(!bad && good > 0, "random garbage: -EINVAL unless exact (%d ok)",
+	   good);
+}
+
+static void test_build(const char *dir)
+{
+	struct fc_statx_reply rep;
+	struct fuse_statx *sx = &rep.out.stat;
+	char path[128], data[1234] = { 0 };
+	struct statx stx;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/file", dir);
+	fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0640);
+	if (fd == -1 || write(fd, data, sizeof(data)) != sizeof(data) ||
+	    statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME,
+		  &stx)) {
+		ok(0, "cannot create %s", path);
+		return;
+	}
+	close(fd);
+
+	fc_statx_build(&rep, 0xdeadbeef, &stx, 1.5);
+	ok(sizeof(rep) == 304 && rep.hdr.len == sizeof(rep) &&
+	   rep.hdr.error == 0 && rep.hdr.unique == 0xdeadbeef,
+	   "reply: exactly out_header + fuse_statx_out (304 bytes)");
+	ok(rep.out.attr_valid == 1 && rep.out.attr_valid_nsec == 500000000,
+	   "attr_valid from the timeout");
+	ok(S_ISREG(sx->mode) && (sx->mode & 07777) == 0640 &&
+	   sx->size == sizeof(data) && sx->ino == stx.stx_ino &&
+	   sx->nlink == 1 && sx->uid == getuid() && sx->blocks ==
+	   stx.stx_blocks && sx->mtime.tv_sec == stx.stx_mtime.tv_sec &&
+	   sx->mtime.tv_nsec == stx.stx_mtime.tv_nsec &&
+	   (sx->mask & STATX_BASIC_STATS) == STATX_BASIC_STATS,
+	   "fields from the real file");
+	if (stx.stx_mask & STATX_BTIME)
+		ok((sx->mask & STATX_BTIME) &&
+		   sx->btime.tv_sec == stx.stx_btime.tv_sec &&
+		   sx->btime.tv_nsec == stx.stx_btime.tv_nsec,
+		   "btime from the real file");
+	else
+		ok(!(sx->mask & STATX_BTIME), "# SKIP host fs has no btime");
+
+	stx.stx_mask |= STATX_MNT_ID;
+	fc_statx_build(&rep, 1, &stx, 0);
+	ok(!(sx->mask & STATX_MNT_ID) && rep.out.attr_valid == 0 &&
+	   rep.out.attr_valid_nsec == 0,
+	   "only fields fuse_statx carries are claimed; timeout 0");
+}
+
+/* The handler, with a socket standing in for /dev/fuse */
+static void test_handle(const char *dir)
+{
+	union {
+		struct fc_statx_reply ok;
+		struct fuse_out_header err;
+	} r;
+	struct fc_data d;
+	int sv[2];
+	ssize_t n;
+	size_t len;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) ||
+	    fc_data_init(&d, open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC))) {
+		ok(0, "handler setup");
+		ok(0, "handler setup");
+		return;
+	}
+	d.attr_timeout = 2;
+
+	len = mkstatx(EXACT, FUSE_ROOT_ID, 0, 0, 0, STATX_BASIC_STATS);
+	fc_statx_handle(&d, sv[1], buf, len);
+	n = recv(sv[0], &r, sizeof(r), 0);
+	ok(n == (ssize_t)sizeof(r.ok) && r.ok.hdr.len == n &&
+	   r.ok.hdr.unique == 0x1234 && S_ISDIR(r.ok.out.stat.mode) &&
+	   r.ok.out.attr_valid == 2, "root: one %zd-byte reply", n);
+
+	len = mkstatx(EXACT, FUSE_ROOT_ID, 0, 0, 0, 0);
+	fc_statx_handle(&d, sv[1], buf, len - 1);
+	n = recv(sv[0], &r, sizeof(r), 0);
+	ok(n == sizeof(r.err) && r.err.len == sizeof(r.err) &&
+	   r.err.error == -EINVAL && r.err.unique == 0x1234,
+	   "malformed: a bare header with -EINVAL");
+
+	close(sv[0]);
+	close(sv[1]);
+	fc_data_destroy(&d);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/fc-statx-XXXXXX", cmd[64];
+
+	plan(16);
+	test_decode();
+	test_garbage();
+	if (!mkdtemp(dir)) {
+		diag("no temporary directory");
+		return done();
+	}
+	test_build(dir);
+	test_handle(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		diag("could not remove %s", dir);
+	return done();
+}

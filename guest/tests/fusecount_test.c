@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The counting FUSE backend itself (fuse-backend/fusecount), in a guest:
+ * exact counts for ls -l, negative entries and unhandled opcodes, exact
+ * counting with several worker threads, injected delay, clean exit on
+ * unmount. Runs on the stock and the patched kernel; where the kernel
+ * matters (FUSE_STATX on patched) the expectation says so.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "kselftest_harness.h"
+#include "lab_fuse.h"
+
+#define NFILES	20
+
+#define MEASURE(call)							\
+	do {								\
+		free(lab_ctl(self->fs.sock, "reset"));			\
+		call;							\
+		free(self->stats);					\
+		self->stats = lab_ctl(self->fs.sock, "stats");		\
+		ASSERT_NE(NULL, self->stats);				\
+	} while (0)
+
+#define COUNT(op)	lab_count(self->stats, op)
+#define ATTR_OP		(lab_kernel() == LAB_STOCK ? "GETATTR" : "STATX")
+
+FIXTURE(daemon) {
+	struct lab_fuse fs;
+	char *stats;
+	char dir[128];		/* mnt/dir, holding NFILES files */
+};
+
+FIXTURE_VARIANT(daemon) {
+	const char *opts;
+	int readdirplus;	/* 1 when READDIRPLUS is expected */
+};
+
+FIXTURE_VARIANT_ADD(daemon, rdplus_on) {
+	.opts = "entry_timeout=60,attr_timeout=60,readdirplus=on",
+	.readdirplus = 1,
+};
+
+FIXTURE_VARIANT_ADD(daemon, rdplus_off) {
+	.opts = "entry_timeout=60,attr_timeout=60,readdirplus=off",
+	.readdirplus = 0,
+};
+
+FIXTURE_VARIANT_ADD(daemon, threads4) {
+	.opts = "entry_timeout=60,attr_timeout=0,threads=4",
+	.readdirplus = 1,
+};
+
+FIXTURE_SETUP(daemon)
+{
+	char name[32], p[160];
+	int i, fd;
+
+	snprintf(name, sizeof(name), "fc%d", getpid());
+	ASSERT_EQ(0, lab_fuse_start(&self->fs, name, variant->opts))
+		TH_LOG("fusecount did not mount (opts %s)", variant->opts);
+	snprintf(p, sizeof(p), "%s/dir", self->fs.back);
+	ASSERT_EQ(0, mkdir(p, 0755));
+	for (i = 0; i < NFILES; i++) {
+		snprintf(p, sizeof(p), "%s/dir/file%02d", self->fs.back, i);
+		fd = open(p, O_CREAT | O_WRONLY, 0644);
+		ASSERT_LE(0, fd);
+		close(fd);
+	}
+	snprintf(self->dir, sizeof(self->dir), "%s/dir", self->fs.mnt);
+}
+
+FIXTURE_TEARDOWN(daemon)
+{
+	free(self->stats);
+	(void)umount2(self->fs.mnt, MNT_DETACH);
+	lab_fuse_stop(&self->fs);
+}
+
+/* Run a command in a child, output to /dev/null; its exit status. */
+static int run(const char *const argv[])
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * busybox ls -l of a directory of NFILES files, cold cache. readdirplus
+ * on: one LOOKUP for the directory, OPENDIR, two READDIRPLUS (the page of
+ * entries, then the empty one that ends the stream), RELEASEDIR; the
+ * entries come with attributes, so the lstat of each costs nothing.
+ * readdirplus off: two READDIR, then one LOOKUP per file. RELEASEDIR is
+ * sent in the background when the last reference goes, so it may still
+ * be on its way when the counters are read: at most one.
+ */
+TEST_F(daemon, ls_l_cold)
+{
+	const char *const argv[] = { "/bin/ls", "-l", self->dir, NULL };
+
+	if (strstr(variant->opts, "attr_timeout=0"))
+		SKIP(return, "needs cached attributes");
+	MEASURE(ASSERT_EQ(0, run(argv)));
+	EXPECT_EQ(1, COUNT("OPENDIR"));
+	EXPECT_GE(1, COUNT("RELEASEDIR"));
+	EXPECT_EQ(variant->readdirplus ? 2 : 0, COUNT("READDIRPLUS"));
+	EXPECT_EQ(variant->readdirplus ? 0 : 2, COUNT("READDIR"));
+	EXPECT_EQ(variant->readdirplus ? 1 : 1 + NFILES, COUNT("LOOKUP"));
+	EXPECT_EQ(0, COUNT("GETATTR"));
+	EXPECT_EQ(0, COUNT("STATX"));
+}
+
+/*
+ * The same ls -l again: names and attributes cached, the directory read
+ * again. Reading it marked the directory's atime stale
+ * (fuse_invalidate_atime), so ls's stat of the directory refreshes it:
+ * exactly one attribute request, none for the files.
+ */
+TEST_F(daemon, ls_l_warm)
+{
+	const char *const argv[] = { "/bin/ls", "-l", self->dir, NULL };
+
+	if (strstr(variant->opts, "attr_timeout=0"))
+		SKIP(return, "needs cached attributes");
+	ASSERT_EQ(0, run(argv));
+	MEASURE(ASSERT_EQ(0, run(argv)));
+	EXPECT_EQ(0, COUNT("LOOKUP"));
+	EXPECT_EQ(1, COUNT(ATTR_OP));
+	EXPECT_EQ(1, COUNT("OPENDIR"));
+	/* The kernel asks for plus again only when it saw lookups since. */
+	EXPECT_EQ(2, COUNT("READDIRPLUS") + COUNT("READDIR"));
+}
+
+/* Several processes hit the daemon at once: no request is lost. */
+TEST_F(daemon, counts_exact_under_concurrency)
+{
+	enum { PROCS = 4, CALLS = 250 };
+	struct stat st;
+	char p[160];
+	int i, status;
+
+	if (!strstr(variant->opts, "attr_timeout=0"))
+		SKIP(return, "needs attr_timeout=0: one request per stat");
+	snprintf(p, sizeof(p), "%s/file00", self->dir);
+	ASSERT_EQ(0, stat(p, &st));
+	free(lab_ctl(self->fs.sock, "reset"));
+	for (i = 0; i < PROCS; i++) {
+		if (fork() == 0) {
+			int n;
+
+			for (n = 0; n < CALLS; n++)
+				if (stat(p, &st))
+					_exit(1);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < PROCS; i++) {
+		ASSERT_LT(0, wait(&status));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	free(self->stats);
+	self->stats = lab_ctl(self->fs.sock, "stats");
+	EXPECT_EQ(PROCS * CALLS, COUNT(ATTR_OP));
+	EXPECT_EQ(PROCS * CALLS, COUNT("total"));
+}
+
+/* An opcode the daemon has no handler for is counted, then refused. */
+TEST_F(daemon, unhandled_opcode_counted)
+{
+	char p[160];
+	int fd, flags;
+
+	snprintf(p, sizeof(p), "%s/file00", self->dir);
+	fd = open(p, O_RDONLY);
+	ASSERT_LE(0, fd);
+	MEASURE(EXPECT_EQ(-1, ioctl(fd, FS_IOC_GETFLAGS, &flags)));
+	/* FUSE_IOCTL answered ENOSYS: the kernel says ENOTTY. */
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(1, COUNT("IOCTL"));
+	close(fd);
+}
+
+TEST_F(daemon, negative_lookups)
+{
+	struct stat st;
+	char p[160];
+
+	snprintf(p, sizeof(p), "%s/missing", self->dir);
+	MEASURE(EXPECT_EQ(-1, stat(p, &st)));
+	/* LOOKUP of dir, then of missing; negative_timeout=0: not cached. */
+	EXPECT_EQ(2, COUNT("LOOKUP"));
+	MEASURE(EXPECT_EQ(-1, stat(p, &st)));
+	EXPECT_EQ(1, COUNT("LOOKUP"));
+	EXPECT_EQ(ENOENT, errno);
+}
+
+/* Unmounting ends the daemon, cleanly, and removes its socket. */
+TEST_F(daemon, exits_on_unmount)
+{
+	int status = -1, i;
+
+	ASSERT_EQ(0, umount2(self->fs.mnt, 0));
+	for (i = 0; i < 300 && waitpid(self->fs.pid, &status, WNOHANG) !=
+			       self->fs.pid; i++)
+		lab_sleep_ms(10);
+	ASSERT_LT(i, 300) TH_LOG("daemon still running 3 s after umount");
+	self->fs.pid = 0;
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_NE(0, access(self->fs.sock, F_OK));
+}
+
+/* delay_us makes every request cost at least that much. */
+TEST(injected_delay)
+{
+	struct lab_fuse fs;
+	struct timespec t0, t1;
+	struct stat st;
+	char name[32], p[160];
+	long us;
+
+	snprintf(name, sizeof(name), "dl%d", getpid());
+	ASSERT_EQ(0, lab_fuse_start(&fs, name, "attr_timeout=0,delay_us=20000"));
+	snprintf(p, sizeof(p), "%s/x", fs.back);
+	ASSERT_EQ(0, mkdir(p, 0755));
+	snprintf(p, sizeof(p), "%s/x", fs.mnt);
+	ASSERT_EQ(0, stat(p, &st));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, stat(p, &st));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	us = (t1.tv_sec - t0.tv_sec) * 1000000L +
+	     (t1.tv_nsec - t0.tv_nsec) / 1000;
+	/* One request (the attribute refresh): at least one delay. */
+	EXPECT_LE(20000, us);
+	(void)umount2(fs.mnt, MNT_DETACH);
+	lab_fuse_stop(&fs);
+}
+
+TEST_HARNESS_MAIN
