@@ -14,7 +14,12 @@ QUICK ?=
 export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 
 PROVE := prove --timer
+# Host tests, then guest tests (each boots its own QEMU guest).
 HOST_TESTS := bench/t fuse-backend/t
+GUEST_TESTS := $(wildcard guest/t kernel/t fuse-backend/t-guest nfs-lab/t bench/t-guest)
+# libFuzzer time per fuzzer in make check (fuse-backend/t/fuzz.t)
+FUZZ_SECONDS ?= 20
+export FUZZ_SECONDS
 
 .PHONY: all deps kernel kernel-stock kernel-patched userspace guest \
 	check check-host check-guest check-kernel check-fuse check-nfs \
@@ -44,7 +49,7 @@ guest: userspace
 
 check: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) $(HOST_TESTS) guest/t kernel/t nfs-lab/t bench/t-guest
+	@$(PROVE) $(HOST_TESTS) $(GUEST_TESTS)
 
 check-host: deps
 	@$(MAKE) -s userspace
@@ -56,7 +61,7 @@ check-guest: deps
 
 check-kernel: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) kernel/t
+	@$(PROVE) guest/t kernel/t
 
 check-fuse: deps
 	@$(MAKE) -s kernel guest

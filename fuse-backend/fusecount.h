@@ -216,6 +216,7 @@ struct fc_data {
 	double negative_timeout;	/* immutable after startup */
 	enum fc_rdp readdirplus;	/* immutable after startup */
 	unsigned int delay_us;		/* immutable after startup */
+	bool nostatx;			/* immutable after startup */
 	bool debug;			/* immutable after startup */
 	struct fc_itable itable;
 	struct fc_stats stats;

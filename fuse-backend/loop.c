@@ -146,7 +146,8 @@ static void fc_loop_dispatch(struct fc_worker *w, size_t len)
 	fc_cur.active = true;
 	if (d->delay_us)
 		fc_delay(w->se, d->delay_us);
-	if (fc_cur.req.opcode == FUSE_STATX)
+	/* With nostatx, libfuse answers ENOSYS as a daemon without statx */
+	if (fc_cur.req.opcode == FUSE_STATX && !d->nostatx)
 		fc_statx_handle(d, fuse_session_fd(w->se), w->buf.mem, len);
 	else
 		fuse_session_process_buf(w->se, &w->buf);

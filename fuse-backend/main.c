@@ -42,6 +42,7 @@ struct fc_config {
 	char *threads;
 	char *ctl;
 	int default_permissions;
+	int nostatx;
 	int dry_run;
 	char *backing;		/* the first non-option argument */
 };
@@ -54,6 +55,7 @@ struct fc_settings {
 	enum fc_rdp readdirplus;
 	unsigned int delay_us;
 	unsigned int threads;
+	bool nostatx;
 	char ctl[108];		/* absolute, fits sun_path; "" for none */
 };
 
@@ -67,6 +69,7 @@ static const struct fuse_opt fc_opts[] = {
 	FC_OPT("delay_us=%s", delay_us, 0),
 	FC_OPT("threads=%s", threads, 0),
 	FC_OPT("ctl=%s", ctl, 0),
+	FC_OPT("nostatx", nostatx, 1),
 	FC_OPT("--dry-run", dry_run, 1),
 	/* Ours to report, and libfuse's to pass to the kernel */
 	FC_OPT("default_permissions", default_permissions, 1),
@@ -97,6 +100,8 @@ static void fc_help(void)
 	       "    -o delay_us=N            sleep N us per request (0)\n"
 	       "    -o ctl=SOCKET            serve counters on this socket\n"
 	       "    -o threads=N             worker threads (1)\n"
+	       "    -o nostatx               leave FUSE_STATX to libfuse (ENOSYS),\n"
+	       "                             like a daemon without statx\n"
 	       "    --dry-run                check, but do not mount\n\n");
 	fuse_cmdline_help();
 	fuse_lowlevel_help();
@@ -194,6 +199,7 @@ static bool fc_parse_ctl(const char *s, char *out, size_t size)
 
 static bool fc_check_options(struct fc_config *cfg, struct fc_settings *set)
 {
+	set->nostatx = cfg->nostatx;
 	return fc_parse_secs("entry_timeout", cfg->entry_timeout,
 			     &set->entry_timeout) &&
 	       fc_parse_secs("attr_timeout", cfg->attr_timeout,
@@ -277,6 +283,7 @@ static int fc_setup_data(struct fc_data *d, const char *backing,
 	d->negative_timeout = set->negative_timeout;
 	d->readdirplus = set->readdirplus;
 	d->delay_us = set->delay_us;
+	d->nostatx = set->nostatx;
 	d->debug = debug;
 	return 0;
 }
@@ -307,8 +314,9 @@ static void fc_print_dry_run(const struct fc_config *cfg,
 	printf("readdirplus=%s\ndelay_us=%u\nthreads=%u\nctl=%s\n",
 	       fc_rdp_names[set->readdirplus], set->delay_us, set->threads,
 	       set->ctl);
-	printf("default_permissions=%s\n",
-	       cfg->default_permissions ? "on" : "off");
+	printf("default_permissions=%s\nnostatx=%s\n",
+	       cfg->default_permissions ? "on" : "off",
+	       set->nostatx ? "on" : "off");
 }
 
 static int fc_check_dev_fuse(void)

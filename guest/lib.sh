@@ -34,12 +34,20 @@ lab_kernel() {
 
 # lab_selftest NAME TEST [guest/run options]: run a guest selftest binary
 # on kernel NAME; LAB_KERNEL tells the test which counts to expect.
+# $LAB_SETUP, if set, is a guest shell command run first (its output goes
+# to /tmp/setup.log, shown if it fails).
 lab_selftest() {
 	lab_kernel "$1"
 	t=$2
 	shift 2
-	lab_guest "$kernel" --append "$kernel_args" "$@" -- \
-		env LAB_KERNEL="$lab_kname" "/usr/lib/lab/tests/$t"
+	lab_guest "$kernel" --append "$kernel_args" "$@" -- sh -c '
+		if [ -n "$1" ] && ! sh -c "$1" >/tmp/setup.log 2>&1; then
+			echo "Bail out! guest setup failed: $1"
+			sed "s/^/# /" /tmp/setup.log
+			exit 1
+		fi
+		exec env LAB_KERNEL="$2" "/usr/lib/lab/tests/$3"' \
+		sh "${LAB_SETUP:-}" "$lab_kname" "$t"
 }
 
 # lab_ext4 FILE [SIZE]: a fresh ext4 image, made without mounting it.

@@ -15,7 +15,7 @@
 # mounts the nfsd filesystem, starts rpc.mountd and rpc.nfsd (2 threads,
 # NFSv3 and v4.0/4.1/4.2; this 6.1 config has no NFSv2), then mounts
 # 127.0.0.1:/export on /mnt with $NFS_OPTS (default vers=4.2,actimeo=1;
-# proto=tcp is added, and nolock for v3: there is no rpc.statd). On
+# proto=tcp and retry=0 are added, and nolock for v3: no rpc.statd). On
 # failure it names the step that failed, shows that daemon's log and
 # exits 1. Daemon logs: /run/nfs-lab/. Running up again after
 # "umount /mnt" keeps the server and only remounts (e.g. with other
@@ -77,6 +77,9 @@ up() {
 	mkdir -p "$logdir" "$NFS_EXPORT" "$NFS_MNT" /var/lib/nfs/v4recovery \
 		/run/rpcbind /proc/fs/nfsd 2>/dev/null || true
 	[ -e /etc/mtab ] || ln -s /proc/mounts /etc/mtab
+	# rpcbind runs as _rpc and saves its state here at exit.
+	chown _rpc /run/rpcbind 2>/dev/null || true
+	touch /var/lib/nfs/rmtab
 
 	# Without syslogd the daemons' complaints would be lost.
 	if ! alive "$logdir/syslogd.pid"; then
@@ -122,6 +125,8 @@ up() {
 
 	opts=$NFS_OPTS
 	case ,$opts, in *,proto=*) ;; *) opts=$opts,proto=tcp ;; esac
+	# Fail at once rather than retry for mount.nfs's default 2 minutes.
+	case ,$opts, in *,retry=*) ;; *) opts=$opts,retry=0 ;; esac
 	case ,$opts, in
 	*,vers=3,*|*,nfsvers=3,*)
 		case ,$opts, in *,lock,*|*,nolock,*) ;; *) opts=$opts,nolock ;; esac ;;

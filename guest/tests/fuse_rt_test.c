@@ -301,6 +301,36 @@ TEST_F(attr_expired, trace_shows_caller_mask_and_flags)
 	free(dump);
 }
 
+/* A daemon without statx (libfuse answers FUSE_STATX with ENOSYS). */
+FIXTURE(no_statx) { struct rt rt; };
+FIXTURE_SETUP(no_statx)
+{
+	rt_setup(_metadata, &self->rt,
+		 "entry_timeout=60,attr_timeout=0,nostatx");
+}
+FIXTURE_TEARDOWN(no_statx) { rt_teardown(&self->rt); }
+
+TEST_F(no_statx, falls_back_to_getattr_once_for_good)
+{
+	struct statx stx;
+
+	MEASURE(ASSERT_EQ(0, do_statx(self->rt.path, 0, STATX_BASIC_STATS,
+				      &stx)));
+	/*
+	 * Patch 0004: the first attribute refresh tries FUSE_STATX, gets
+	 * ENOSYS, and falls back to FUSE_GETATTR in the same call.
+	 */
+	EXPECT_EQ(1, COUNT("LOOKUP"));
+	EXPECT_EQ(ON_KERNEL(0, 1, 1), COUNT("STATX"));
+	EXPECT_EQ(1, COUNT("GETATTR"));
+	/* After that the connection never sends FUSE_STATX again. */
+	MEASURE(ASSERT_EQ(0, do_statx(self->rt.path, 0,
+				      STATX_BASIC_STATS | STATX_BTIME, &stx)));
+	EXPECT_EQ(0, COUNT("STATX"));
+	EXPECT_EQ(1, COUNT("GETATTR"));
+	EXPECT_EQ(0, stx.stx_mask & STATX_BTIME);
+}
+
 /* Nothing cached: entry_timeout=0 and attr_timeout=0. */
 FIXTURE(all_expired) { struct rt rt; };
 FIXTURE_SETUP(all_expired)

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Round trips of stat()/statx() on NFSv4.2, counted by knfsd in the same
+ * guest (server and client over loopback; guest/nfs-loopback.sh starts the
+ * server and exports an ext4 disk on /export), on the stock kernel, the
+ * patched kernel and the patched kernel with the permission opt-in
+ * (nfs.statx_cached_access=1).
+ *
+ * Each test makes its own tree /export/tPID/d1/d2/file on the server side
+ * and mounts 127.0.0.1:/export/tPID with nosharecache and actimeo=1, so
+ * the client's caches start cold and are its own. The counts are the
+ * server's: COMPOUNDs and the operations in them. They are exact: the
+ * mount is idle but for the call, and the walk takes far less than the
+ * one-second attribute timeout. "Expired" waits 1.2 s past it.
+ *
+ * Covers kernel patches 0001/0002 (lookup hints: FORCE_SYNC revalidates
+ * the final name), 0006/0007 (permission opt-in) and the NFS btime pair.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "kselftest_harness.h"
+#include "lab_fuse.h"		/* lab_kernel(), ON_KERNEL(), lab_sleep_ms() */
+#include "lab_nfs.h"
+
+#define EXPIRE_MS	1200	/* past actimeo=1 */
+
+#define MEASURE(call)							\
+	do {								\
+		struct nfsd_counts b_, a_;				\
+		ASSERT_EQ(0, lab_nfsd_read(&b_));			\
+		call;							\
+		ASSERT_EQ(0, lab_nfsd_read(&a_));			\
+		lab_nfsd_delta(&self->d, &b_, &a_);			\
+	} while (0)
+
+#define OPS(name)	(self->d.op[OP4_##name])
+#define COMPOUNDS	(self->d.compound)
+
+FIXTURE(nfs4) {
+	char srv[64];		/* server side: /export/tPID */
+	char mnt[64];		/* client side: /mnt/tPID */
+	char file[128];		/* mnt/d1/d2/file */
+	char srv_file[128];	/* srv/d1/d2/file */
+	struct nfsd_counts d;
+};
+
+static void make_file(struct __test_metadata *_metadata, const char *path)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+	ASSERT_LE(0, fd) TH_LOG("create %s: %s", path, strerror(errno));
+	ASSERT_EQ(5, write(fd, "data\n", 5));
+	close(fd);
+}
+
+FIXTURE_SETUP(nfs4)
+{
+	char p[128];
+
+	snprintf(self->srv, sizeof(self->srv), "/export/t%d", getpid());
+	snprintf(self->mnt, sizeof(self->mnt), "/mnt/t%d", getpid());
+	snprintf(self->file, sizeof(self->file), "%s/d1/d2/file", self->mnt);
+	snprintf(self->srv_file, sizeof(self->srv_file), "%s/d1/d2/file",
+		 self->srv);
+	ASSERT_EQ(0, mkdir(self->srv, 0755));
+	snprintf(p, sizeof(p), "%s/d1", self->srv);
+	ASSERT_EQ(0, mkdir(p, 0755));
+	snprintf(p, sizeof(p), "%s/d1/d2", self->srv);
+	ASSERT_EQ(0, mkdir(p, 0755));
+	make_file(_metadata, self->srv_file);
+	ASSERT_EQ(0, mkdir(self->mnt, 0755));
+	ASSERT_EQ(0, lab_nfs_mount(self->srv, self->mnt,
+				   "vers=4.2,actimeo=1"));
+}
+
+FIXTURE_TEARDOWN(nfs4)
+{
+	(void)umount2(self->mnt, MNT_DETACH);
+}
+
+static int do_statx(const char *path, int flags, unsigned int mask,
+		    struct statx *stx)
+{
+	return statx(AT_FDCWD, path, flags, mask, stx);
+}
+
+/* Just mounted: each component is looked up and each directory's ACCESS. */
+TEST_F(nfs4, cold_stat)
+{
+	struct stat st;
+
+	MEASURE(ASSERT_EQ(0, stat(self->file, &st)));
+	EXPECT_EQ(3, OPS(LOOKUP));
+	EXPECT_EQ(3, OPS(ACCESS));
+	EXPECT_EQ(6, COMPOUNDS);
+}
+
+TEST_F(nfs4, warm_stat_costs_nothing)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(self->file, &st));
+	MEASURE(ASSERT_EQ(0, stat(self->file, &st)));
+	EXPECT_EQ(0, COMPOUNDS);
+}
+
+TEST_F(nfs4, warm_force_sync)
+{
+	struct statx stx;
+
+	ASSERT_EQ(0, do_statx(self->file, 0, STATX_BASIC_STATS, &stx));
+	MEASURE(ASSERT_EQ(0, do_statx(self->file, AT_STATX_FORCE_SYNC,
+				      STATX_BASIC_STATS, &stx)));
+	/* Patch 0002: the final name is looked up on the server too. */
+	EXPECT_EQ(ON_KERNEL(0, 1, 1), OPS(LOOKUP));
+	EXPECT_EQ(ON_KERNEL(1, 2, 2), COMPOUNDS);
+}
+
+TEST_F(nfs4, expired_stat)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(self->file, &st));
+	lab_sleep_ms(EXPIRE_MS);
+	/* The root, d1 and d2 (permission checks of the walk), then file. */
+	MEASURE(ASSERT_EQ(0, stat(self->file, &st)));
+	EXPECT_EQ(4, OPS(GETATTR));
+	EXPECT_EQ(0, OPS(LOOKUP));
+	EXPECT_EQ(4, COMPOUNDS);
+}
+
+TEST_F(nfs4, expired_dont_sync)
+{
+	struct statx stx;
+
+	ASSERT_EQ(0, do_statx(self->file, 0, STATX_BASIC_STATS, &stx));
+	lab_sleep_ms(EXPIRE_MS);
+	MEASURE(ASSERT_EQ(0, do_statx(self->file, AT_STATX_DONT_SYNC,
+				      STATX_BASIC_STATS, &stx)));
+	/*
+	 * Stock and patched: the walk's permission checks revalidate the
+	 * expired root, d1 and d2 before trusting their access cache. The
+	 * opt-in (patch 0007) uses the cached ACCESS answers as they are,
+	 * and patch 0002 keeps d_revalidate from refreshing the parents.
+	 */
+	EXPECT_EQ(ON_KERNEL(3, 3, 0), OPS(GETATTR));
+	EXPECT_EQ(ON_KERNEL(3, 3, 0), COMPOUNDS);
+}
+
+TEST_F(nfs4, expired_force_sync)
+{
+	struct statx stx;
+
+	ASSERT_EQ(0, do_statx(self->file, 0, STATX_BASIC_STATS, &stx));
+	lab_sleep_ms(EXPIRE_MS);
+	MEASURE(ASSERT_EQ(0, do_statx(self->file, AT_STATX_FORCE_SYNC,
+				      STATX_BASIC_STATS, &stx)));
+	EXPECT_EQ(ON_KERNEL(0, 1, 1), OPS(LOOKUP));
+	EXPECT_EQ(ON_KERNEL(4, 5, 5), COMPOUNDS);
+}
+
+TEST_F(nfs4, expired_type_ino)
+{
+	struct statx stx;
+
+	ASSERT_EQ(0, do_statx(self->file, 0, STATX_BASIC_STATS, &stx));
+	lab_sleep_ms(EXPIRE_MS);
+	/* nfs_getattr() already needs no server for type and inode. */
+	MEASURE(ASSERT_EQ(0, do_statx(self->file, 0, STATX_TYPE | STATX_INO,
+				      &stx)));
+	EXPECT_EQ(3, COMPOUNDS);
+}
+
+TEST_F(nfs4, btime_from_time_create)
+{
+	struct statx stx, local;
+
+	ASSERT_EQ(0, do_statx(self->srv_file, 0, STATX_BTIME, &local));
+	ASSERT_EQ(STATX_BTIME, local.stx_mask & STATX_BTIME);
+	ASSERT_EQ(0, do_statx(self->file, AT_STATX_FORCE_SYNC,
+			      STATX_BASIC_STATS | STATX_BTIME, &stx));
+	if (lab_kernel() == LAB_STOCK) {
+		EXPECT_EQ(0, stx.stx_mask & STATX_BTIME);
+		return;
+	}
+	ASSERT_EQ(STATX_BTIME, stx.stx_mask & STATX_BTIME);
+	EXPECT_EQ(local.stx_btime.tv_sec, stx.stx_btime.tv_sec);
+	EXPECT_EQ(local.stx_btime.tv_nsec, stx.stx_btime.tv_nsec);
+}
+
+TEST_F(nfs4, change_behind_client_seen_by_force_sync_only)
+{
+	struct statx stx;
+
+	ASSERT_EQ(0, do_statx(self->file, 0, STATX_BASIC_STATS, &stx));
+	ASSERT_EQ(0644, stx.stx_mode & 07777);
+	ASSERT_EQ(0, chmod(self->srv_file, 0600));
+	ASSERT_EQ(0, do_statx(self->file, AT_STATX_DONT_SYNC,
+			      STATX_BASIC_STATS, &stx));
+	EXPECT_EQ(0644, stx.stx_mode & 07777);
+	ASSERT_EQ(0, do_statx(self->file, AT_STATX_FORCE_SYNC,
+			      STATX_BASIC_STATS, &stx));
+	EXPECT_EQ(0600, stx.stx_mode & 07777);
+}
+
+TEST_F(nfs4, force_sync_after_rename_over)
+{
+	struct statx stx, fresh;
+	char tmp[160];
+
+	ASSERT_EQ(0, do_statx(self->file, 0, STATX_BASIC_STATS, &stx));
+	/* A second link keeps the replaced inode alive on the server. */
+	snprintf(tmp, sizeof(tmp), "%s/d1/d2/keep", self->srv);
+	ASSERT_EQ(0, link(self->srv_file, tmp));
+	snprintf(tmp, sizeof(tmp), "%s/d1/d2/new", self->srv);
+	make_file(_metadata, tmp);
+	ASSERT_EQ(0, do_statx(tmp, 0, STATX_BASIC_STATS, &fresh));
+	ASSERT_EQ(0, rename(tmp, self->srv_file));
+	MEASURE(ASSERT_EQ(0, do_statx(self->file, AT_STATX_FORCE_SYNC,
+				      STATX_BASIC_STATS, &stx)));
+	/*
+	 * Stock: GETATTR of the old file handle, still valid on the server:
+	 * the replaced file's attributes. Patched: the LOOKUP finds another
+	 * handle, the dentry is dropped and looked up again: the new file.
+	 */
+	EXPECT_EQ(ON_KERNEL(0, 1, 1), fresh.stx_ino == stx.stx_ino);
+	EXPECT_EQ(ON_KERNEL(0, 2, 2), OPS(LOOKUP));
+}
+
+TEST_HARNESS_MAIN
