@@ -3,10 +3,17 @@
 # Idempotent: a second run installs nothing and says so.
 set -eu
 
-PKGS="linux-source-6.1 qemu-system-x86 busybox-static cpio libfuse3-dev fuse3
-nfs-kernel-server rpcbind build-essential flex bison bc libelf-dev libssl-dev
-dwarves kmod e2fsprogs pkg-config perl python3 gnuplot-nox coreutils jq
-iproute2 clang"
+# kernel build: linux-source-6.1 xz-utils git build-essential flex bison bc
+#   libelf-dev libssl-dev; guests: qemu-system-x86 busybox-static cpio
+#   e2fsprogs file
+#   procps; FUSE: libfuse3-dev fuse3 pkg-config clang (libFuzzer);
+#   NFS userspace copied into the guests: nfs-kernel-server rpcbind
+#   iproute2; tests and report: perl (prove) jq gnuplot-nox.
+PKGS="linux-source-6.1 xz-utils git build-essential flex bison bc libelf-dev libssl-dev
+qemu-system-x86 busybox-static cpio e2fsprogs file procps
+libfuse3-dev fuse3 pkg-config clang
+nfs-kernel-server rpcbind iproute2
+perl jq gnuplot-nox"
 
 missing=""
 for p in $PKGS; do
