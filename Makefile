@@ -84,3 +84,8 @@ clean:
 # Also drop the kernel cache (unpacked trees and builds).
 distclean: clean
 	rm -rf $(LAB_CACHE)
+
+# What changed between two lab runs: make lab-compare A=results/x B=results/y
+.PHONY: lab-compare
+lab-compare:
+	@bench/compare $(A) $(B)

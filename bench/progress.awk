@@ -1,0 +1,87 @@
+# bench/lab's progress filter for one guest's output: case lines (JSON
+# with "workload") go to CASES, release lines to KERNELS, the rest to
+# stderr; at most once a second "[case k/N] elapsed, ETA" on stderr.
+# The ETA weighs each case of PLAN (fusebench --plan, the order the
+# guest reports in) by a guess of its cost in seconds (weight()).
+# An NFS run (capture=0) is one case of weight NFSW. At the end it
+# prints the number of cases seen and the weight done so far.
+function num(k) {
+	if (!match($0, "\"" k "\":[0-9]+"))
+		return 0
+	return substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+}
+
+function field(k,   v) {
+	if (!match($0, "\"" k "\":(\"[^\"]*\"|[0-9]+)"))
+		return ""
+	v = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+	gsub(/"/, "", v)
+	return v
+}
+
+# A guess at a case's seconds: ~0.3 ms of TCG per request, the delay
+# per request (twice when primed), and nothing when the budget rule of
+# fusebench will skip it. Requests: about 3.5 per entry expired, 0.25
+# otherwise (READDIRPLUS pages and READLINKs).
+function weight(   n, d, req, twice, t) {
+	if ($0 !~ /"workload":"ls"/)
+		return $0 ~ /"workload":"deep"/ ? 0.5 : 0.02
+	n = num("n")
+	d = num("delay_ms")
+	req = n * ($0 ~ /"cache":"expired"/ ? 3.5 : 0.25)
+	twice = $0 ~ /"cache":"cold"/ ? 1 : 2
+	t = req * d / 1000 * twice
+	if (d > 0 && t > budget)
+		return 0
+	return t + req * 0.0003 * twice + 0.2
+}
+
+function now() { srand(); return srand() }
+function hms(s) { return sprintf("%dm%02ds", s / 60, s % 60) }
+
+BEGIN {
+	if (budget == "")
+		budget = quick ? 8 : 30
+	NFSW = quick ? 30 : 600
+	while ((getline <plan) > 0)
+		wplan += wt[++np] = weight()
+	wtotal = nk * (fuse * wplan + nfs * NFSW)
+}
+
+capture && /^\{.*"workload":/ {
+	print >>cases
+	fflush(cases)
+	k++
+	wdone += k in wt ? wt[k] : 1
+	t = now()
+	if (t == last && done0 + k < total)
+		next
+	last = t
+	el = t - t0
+	eta = wdone < wtotal ? el * (wtotal - wdone) / wdone : 0
+	printf "lab: [%d/%d] %s elapsed, ETA %s: %s %s %s %s %s %s N=%s %sms\n",
+	       done0 + k, total, hms(el), hms(eta), field("kernel"),
+	       field("fs"), field("workload"), field("call"),
+	       field("form") == "" ? field("object") : field("form"),
+	       field("cache"), field("n"), field("delay_ms") >"/dev/stderr"
+	next
+}
+
+capture && /^\{.*"release":/ {
+	print >>kernels
+	next
+}
+
+{ print "  | " $0 >"/dev/stderr" }
+
+END {
+	if (!capture) {
+		k = 1
+		wdone += NFSW
+		el = now() - t0
+		printf "lab: [%d/%d] %s elapsed, ETA %s: %s done\n", done0 + 1,
+		       total, hms(el), hms(el * (wtotal - wdone) / wdone),
+		       what >"/dev/stderr"
+	}
+	print k + 0, wdone
+}

@@ -1,0 +1,458 @@
+# bench/report's tables, from the flattened results (TSV, see report):
+# kernel fs mount_opts workload call form sync mask object cache n
+# delay_ms calls wall_us ops error skipped
+# Writes the Markdown to stdout, the summary to SUMMARY, and gnuplot data
+# and script under PLOTDIR. Every number printed comes from a case.
+BEGIN {
+	FS = "\t"
+	split("stock patched optin", korder, " ")
+}
+
+function key(   k) {
+	return $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $6 SUBSEP $7 SUBSEP \
+	       $8 SUBSEP $9 SUBSEP $10 SUBSEP $11 SUBSEP $12
+}
+
+{
+	k = key()
+	if (!(k in seen)) {
+		seen[k] = 1
+		order[++ncase] = k
+	}
+	if (!($1 in kseen)) {
+		kseen[$1] = 1
+	}
+	if (!($2 in fseen)) {
+		fseen[$2] = 1
+		fss[++nfs] = $2
+	}
+	row[k] = $0
+	if ($17 != "") {
+		skipped[k, $1] = $17
+		nskip++
+		next
+	}
+	if ($16 != "") {
+		failed[k, $1] = $16
+		nerr++
+		next
+	}
+	calls[k, $1] = $13
+	wall[k, $1] = $14
+	ops[k, $1] = $15
+	nrun++
+}
+
+function label(call, form, sync, opts,   s) {
+	if (call == "lsx") {
+		s = "lsx --form " form
+		if (sync == "dont")
+			s = s " --dont-sync"
+	} else {
+		s = call == "ls" ? "busybox ls" : "GNU ls"
+		if (form == "color") s = s " --color"
+		else if (form == "long") s = s " -l"
+		else if (form == "inode") s = s " -li"
+	}
+	if (opts ~ /readdirplus=on/)
+		s = s " (rdplus on)"
+	return s
+}
+
+function diff(a, b) {
+	if (a == "" || b == "")
+		return ""
+	return (b - a > 0 ? "+" : "") (b - a)
+}
+
+function per(c, n) {
+	return c == "" ? "—" : sprintf("%.2f", c / n)
+}
+
+function ms(us) {
+	return us == "" ? "—" : sprintf(us < 10000 ? "%.1f" : "%.0f", us / 1000)
+}
+
+function cell(v) {
+	return v == "" ? "—" : v
+}
+
+# A case's calls, or why there are none.
+function ccell(k, kern) {
+	if ((k, kern) in failed)
+		return "fail"
+	if ((k, kern) in skipped)
+		return "skip"
+	return cell(calls[k, kern])
+}
+
+# The kernels present, in the usual order.
+function kernels(   i) {
+	nk = 0
+	for (i = 1; i <= 3; i++)
+		if (korder[i] in kseen)
+			ks[++nk] = korder[i]
+	base = ks[1]
+}
+
+function header(first, cols,   i, s, d) {
+	s = "| " first
+	d = "| ---"
+	for (i = gsub(/\|/, "|", first); i > 0; i--)
+		d = d " | ---"
+	for (i = 1; i <= cols; i++) {
+		s = s " | " hdr[i]
+		d = d " | ---:"
+	}
+	print s " |"
+	print d " |"
+}
+
+function syscall_table(fs,   i, k, f, j, n, c, any) {
+	for (i = 1; i <= ncase && !any; i++) {
+		split(order[i], f, SUBSEP)
+		any = f[1] == fs && f[3] == "syscall"
+	}
+	if (!any)
+		return
+	print "\n### " fs ": server calls per syscall\n"
+	print "One call, after the cache was brought to the state named; " \
+	      "`calls` are the round trips the caller waited for.\n"
+	n = 0
+	for (j = 1; j <= nk; j++) hdr[++n] = ks[j]
+	for (j = 2; j <= nk; j++) hdr[++n] = ks[j] " − " base
+	hdr[++n] = "requests (" base (nk > 1 ? " → " ks[2] : "") ")"
+	header("mount | call | sync | mask | object | cache", n)
+	for (i = 1; i <= ncase; i++) {
+		k = order[i]
+		split(k, f, SUBSEP)
+		if (f[1] != fs || f[3] != "syscall")
+			continue
+		c = "| " f[2] " | " f[4] " | " f[6] " | " f[7] " | " f[8] \
+		    " | " f[9]
+		for (j = 1; j <= nk; j++)
+			c = c " | " ccell(k, ks[j])
+		for (j = 2; j <= nk; j++)
+			c = c " | " cell(diff(calls[k, base], calls[k, ks[j]]))
+		c = c " | " (ops[k, base] == "" ? "none" : ops[k, base])
+		if (nk > 1)
+			c = c " → " (ops[k, ks[2]] == "" ? "none" : ops[k, ks[2]])
+		print c " |"
+	}
+}
+
+function deep_table(fs,   i, k, f, j, c, any) {
+	for (i = 1; i <= ncase && !any; i++) {
+		split(order[i], f, SUBSEP)
+		any = f[1] == fs && f[3] == "deep"
+	}
+	if (!any)
+		return
+	print "\n### " fs ": deep path, statx of every file, all expired\n"
+	for (j = 1; j <= nk; j++) {
+		hdr[3 * j - 2] = ks[j] " calls"
+		hdr[3 * j - 1] = "per file"
+		hdr[3 * j] = "ms"
+	}
+	header("mount | sync | files", 3 * nk)
+	for (i = 1; i <= ncase; i++) {
+		k = order[i]
+		split(k, f, SUBSEP)
+		if (f[1] != fs || f[3] != "deep")
+			continue
+		c = "| " f[2] " | " f[6] " | " f[10]
+		for (j = 1; j <= nk; j++)
+			c = c " | " ccell(k, ks[j]) " | " \
+			    per(calls[k, ks[j]], f[10]) " | " \
+			    ms(wall[k, ks[j]])
+		print c " |"
+	}
+}
+
+# The ls rows of one fs and cache, and the N and delays they cover.
+function ls_index(fs, cache,   i, k, f, l) {
+	nrow = 0
+	delete rows
+	delete rowseen
+	delete nseen
+	delete dseen
+	nn = 0
+	nd = 0
+	for (i = 1; i <= ncase; i++) {
+		k = order[i]
+		split(k, f, SUBSEP)
+		if (f[1] != fs || f[3] != "ls" || f[9] != cache)
+			continue
+		l = label(f[4], f[5], f[6], f[2])
+		if (!(l in rowseen)) {
+			rowseen[l] = 1
+			rows[++nrow] = l
+		}
+		lskey[l, f[10], f[11]] = k
+		if (!(f[10] in nseen)) {
+			nseen[f[10]] = 1
+			ns[++nn] = f[10]
+		}
+		if (!(f[11] in dseen)) {
+			dseen[f[11]] = 1
+			ds[++nd] = f[11]
+		}
+	}
+	sortnum(ns, nn)
+	sortnum(ds, nd)
+}
+
+function sortnum(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+}
+
+function ls_calls_table(fs, cache,   r, i, j, c, k, n) {
+	ls_index(fs, cache)
+	if (!nrow)
+		return
+	print "\n### " fs ", " cache ": calls per file, by `ls` form and N\n"
+	n = 0
+	for (i = 1; i <= nn; i++)
+		for (j = 1; j <= nk; j++)
+			hdr[++n] = "N=" ns[i] " " ks[j]
+	header("command", n)
+	for (r = 1; r <= nrow; r++) {
+		c = "| " rows[r]
+		for (i = 1; i <= nn; i++)
+			for (j = 1; j <= nk; j++) {
+				k = lskey[rows[r], ns[i], 0]
+				if (k == "" || calls[k, ks[j]] == "")
+					c = c " | " (k == "" ? "—" : ccell(k, ks[j]))
+				else
+					c = c " | " per(calls[k, ks[j]], ns[i])
+			}
+		print c " |"
+		plot_calls(fs, cache, rows[r])
+	}
+}
+
+function ls_time_table(fs, cache,   r, i, j, d, c, k, n) {
+	ls_index(fs, cache)
+	if (!nrow)
+		return
+	print "\n### " fs ", " cache ": milliseconds per `ls`, by delay per request\n"
+	n = 0
+	for (d = 1; d <= nd; d++)
+		for (j = 1; j <= nk; j++)
+			hdr[++n] = ds[d] " ms " ks[j]
+	header("command | N", n)
+	for (r = 1; r <= nrow; r++)
+		for (i = 1; i <= nn; i++) {
+			c = "| " rows[r] " | " ns[i]
+			for (d = 1; d <= nd; d++)
+				for (j = 1; j <= nk; j++) {
+					k = lskey[rows[r], ns[i], ds[d]]
+					if (k == "" || calls[k, ks[j]] == "")
+						c = c " | " (k == "" ? "—" : ccell(k, ks[j]))
+					else
+						c = c " | " ms(wall[k, ks[j]])
+				}
+			print c " |"
+		}
+	for (r = 1; r <= nrow; r++)
+		plot_time(fs, cache, rows[r], ds[nd])
+}
+
+function slug(s) {
+	gsub(/[^A-Za-z0-9.]+/, "-", s)
+	return s
+}
+
+# Data files for the plots: one per (plot, series); NAME lists them.
+function series(plot, title, file, x, y) {
+	if (!((plot, title) in sseen)) {
+		sseen[plot, title] = 1
+		plots[plot] = plots[plot] (plots[plot] == "" ? "" : "\n") \
+			      file "\t" title
+	}
+	print x, y > (plotdir "/" file)
+}
+
+function plot_calls(fs, cache, l,   i, j, k, p) {
+	if (l !~ /-l$|long$|long --dont-sync$/)
+		return
+	p = "calls-" slug(fs) "-" cache
+	ptitle[p] = fs ", " cache ": server calls per file, long forms"
+	pylabel[p] = "calls per file"
+	for (i = 1; i <= nn; i++)
+		for (j = 1; j <= nk; j++) {
+			k = lskey[l, ns[i], 0]
+			if (k != "" && calls[k, ks[j]] != "")
+				series(p, ks[j] " " l, p "-" slug(ks[j] " " l) ".dat",
+				       ns[i], calls[k, ks[j]] / ns[i])
+		}
+}
+
+function plot_time(fs, cache, l, d,   i, j, k, p) {
+	if (l !~ /-l$|long$|long --dont-sync$/ || d == "")
+		return
+	p = "time-" slug(fs) "-" cache
+	ptitle[p] = fs ", " cache ": ms per ls at " d " ms per request, long forms"
+	pylabel[p] = "ms per ls"
+	for (i = 1; i <= nn; i++)
+		for (j = 1; j <= nk; j++) {
+			k = lskey[l, ns[i], d]
+			if (k != "" && wall[k, ks[j]] != "")
+				series(p, ks[j] " " l, p "-" slug(ks[j] " " l) ".dat",
+				       ns[i], wall[k, ks[j]] / 1000)
+		}
+}
+
+function gnuplot_script(   p, n, i, s, sp, names, np, q, kern, cmd, kn, nc) {
+	np = 0
+	for (p in plots)
+		names[++np] = p
+	for (i = 2; i <= np; i++)
+		for (j = i; j > 1 && names[j - 1] > names[j]; j--) {
+			q = names[j]; names[j] = names[j - 1]; names[j - 1] = q
+		}
+	for (q = 1; q <= np; q++) {
+		p = names[q]
+		n = split(plots[p], s, "\n")
+		print "set title \"" ptitle[p] "\"" > gp
+		print "set ylabel \"" pylabel[p] "\"" > gp
+		print "set xlabel \"N (entries in the directory)\"\nset logscale x" > gp
+		print (p ~ /^time/ ? "set logscale y" : "unset logscale y") > gp
+		print "set key outside right font \",9\"\nset grid\nset pointsize 0.8" > gp
+		# a colour per command, a dash pattern and point per kernel
+		delete cmdc
+		nc = 0
+		for (i = 1; i <= n; i++) {
+			split(s[i], sp, "\t")
+			kern = sp[2]
+			sub(/ .*/, "", kern)
+			cmd = substr(sp[2], length(kern) + 2)
+			if (!(cmd in cmdc))
+				cmdc[cmd] = ++nc
+			kn = kern == "stock" ? 1 : kern == "patched" ? 2 : 3
+			pl[i] = "\"" plotdir "/" sp[1] "\" using 1:2 with linespoints" \
+				" lc " cmdc[cmd] " dt " kn " pt " (kn == 1 ? 7 : kn == 2 ? 6 : 2) \
+				" lw 1.5 title \"" sp[2] "\""
+		}
+		for (t = 1; t <= 2; t++) {
+			print (t == 1 ? "set terminal svg size 960,480 dynamic" : \
+			       "set terminal pngcairo size 960,480") > gp
+			print "set output \"" plotdir "/" p (t == 1 ? ".svg" : ".png") "\"" > gp
+			line = "plot "
+			for (i = 1; i <= n; i++)
+				line = line (i > 1 ? ", " : "") pl[i]
+			print line > gp
+		}
+		print "unset output" > gp
+		img[++nimg] = p
+	}
+}
+
+# summary LINE: one line of the on-screen summary.
+function say(s) {
+	print s > summary
+}
+
+function find(fs, wl, call, form, sync, mask, object, cache, n, d, opts,
+	      i, k, f, mo) {
+	for (i = 1; i <= ncase; i++) {
+		k = order[i]
+		split(k, f, SUBSEP)
+		if (opts == "")
+			mo = f[2] !~ /default_permissions|readdirplus=on/
+		else
+			mo = index(f[2], opts) > 0
+		if (mo && f[1] == fs && f[3] == wl && f[4] == call &&
+		    f[5] == form && f[6] == sync && f[7] == mask &&
+		    f[8] == object && f[9] == cache && f[10] == n && f[11] == d)
+			return k
+	}
+	return ""
+}
+
+function across(k, fmt,   j, s) {
+	s = ""
+	for (j = 1; j <= nk; j++)
+		s = s (j > 1 ? " → " : "") (k == "" || calls[k, ks[j]] == "" ? "—" : \
+		    fmt == "" ? calls[k, ks[j]] : sprintf(fmt, calls[k, ks[j]] / fmt_n))
+	return s
+}
+
+# One summary line for a command across N: "N=100: a → b; N=1000: ...".
+function ls_line(fs, what, call, form, sync, cache, d, time,   n, k, s) {
+	s = ""
+	for (n = 100; n <= 10000; n *= 10) {
+		k = find(fs, "ls", call, form, sync, "-", "dir", cache, n, d, "")
+		if (k == "")
+			continue
+		fmt_n = n
+		s = s (s == "" ? "" : "; ") "N=" n ": " \
+		    (time ? wtimes(k) : across(k, "%.2f"))
+	}
+	if (s != "")
+		say(sprintf("%-7s %-34s %s", fs, what, s))
+}
+
+function summarize(   fs, i, k) {
+	say(sprintf("%d cases: %d measured, %d skipped by the time budget, %d failed; %s", \
+		    nrun + nskip + nerr, nrun, nskip, nerr, kl))
+	for (i = 1; i <= nfs; i++) {
+		fs = fss[i]
+		k = find(fs, "syscall", "statx", "-", "dont", "basic", "deep", "expired", 1, 0, "")
+		if (k != "") say(sprintf("%-7s %-34s %s", fs, "statx DONT_SYNC d1/d2/f, expired", across(k)))
+		k = find(fs, "syscall", "statx", "-", "dont", "basic", "deep", "expired", 1, 0, "default_permissions")
+		if (k != "") say(sprintf("%-7s %-34s %s", fs, " ... with default_permissions", across(k)))
+		k = find(fs, "syscall", "statx", "-", "as-stat", "type,ino", "file", "expired", 1, 0, "")
+		if (k != "") say(sprintf("%-7s %-34s %s", fs, "statx type,ino of a file, expired", across(k)))
+		k = find(fs, "deep", "statx", "-", "dont", "basic", "deep", "expired", 64, 0, "")
+		if (k != "") say(sprintf("%-7s %-34s %s", fs, "deep tree DONT_SYNC, 64 files", across(k)))
+		ls_line(fs, "ls -l expired, calls/file", "ls", "long", "as-stat", "expired", 0, 0)
+		ls_line(fs, "GNU ls -l expired, calls/file", "gnu-ls", "long", "as-stat", "expired", 0, 0)
+		ls_line(fs, "GNU ls expired, calls/file", "gnu-ls", "plain", "as-stat", "expired", 0, 0)
+		ls_line(fs, "lsx -l --dont-sync expired, c/file", "lsx", "long", "dont", "expired", 0, 0)
+		ls_line(fs, "ls -l cold at 10 ms/request, ms", "ls", "long", "as-stat", "cold", 10, 1)
+		ls_line(fs, "ls -l expired at 10 ms/req, ms", "ls", "long", "as-stat", "expired", 10, 1)
+	}
+}
+
+function wtimes(k,   j, s) {
+	s = ""
+	for (j = 1; j <= nk; j++)
+		s = s (j > 1 ? " → " : "") ms(wall[k, ks[j]])
+	return s
+}
+
+END {
+	kernels()
+	kl = ""
+	for (j = 1; j <= nk; j++)
+		kl = kl (j > 1 ? " → " : "") ks[j]
+	print "# statx lab report\n"
+	print "Started " started "; kernels: " kinfo ". " nrun + nskip + nerr \
+	      " cases: " nrun + 0 " measured, " nskip + 0 " skipped (predicted " \
+	      "time over the budget), " nerr + 0 " failed. `calls` counts the round trips the caller waits for " \
+	      "(FUSE: every request but FORGET, BATCH_FORGET, RELEASE, " \
+	      "RELEASEDIR, INTERRUPT; NFSv4: COMPOUNDs; NFSv3: RPCs). " \
+	      "A difference is the later kernel minus " base "."
+	for (i = 1; i <= nfs; i++) {
+		fs = fss[i]
+		print "\n## " fs
+		ls_calls_table(fs, "cold")
+		ls_calls_table(fs, "warm")
+		ls_calls_table(fs, "expired")
+		ls_time_table(fs, "cold")
+		ls_time_table(fs, "expired")
+		deep_table(fs)
+		syscall_table(fs)
+	}
+	gnuplot_script()
+	if (nimg) {
+		print "\n## Plots\n"
+		for (i = 1; i <= nimg; i++)
+			print "![" img[i] "](plots/" img[i] ".svg)"
+	}
+	summarize()
+}

@@ -1,0 +1,128 @@
+#!/bin/sh
+# The quick lab end to end (bench/lab --quick: three guests, stock,
+# patched, optin; NFS too when nfs-lab/run exists), then its numbers
+# against the counts the guest selftests assert one by one:
+# guest/tests/fuse_rt_test.c (statx and the path walk) and
+# guest/tests/fusecount_test.c (ls -l). Exact where the kernel is exact:
+# every FUSE request counted here is synchronous, on a mount nothing
+# else touches. The only async request, RELEASEDIR, is not in "calls".
+set -eu
+. "$(dirname "$0")/../../guest/lib.sh"
+
+command -v jq >/dev/null || lab_skip "jq missing (make deps)"
+lab_kernel stock
+lab_kernel patched
+[ -x "$lab_top/build/bench/fusebench" ] || lab_skip "fusebench not built (make -C bench)"
+
+n=0
+failed=0
+# is GOT WANT DESCRIPTION
+is() {
+	n=$((n + 1))
+	if [ "$1" = "$2" ]; then
+		echo "ok $n - $3"
+	else
+		echo "not ok $n - $3"
+		echo "#   got '$1', want '$2'"
+		failed=$((failed + 1))
+	fi
+}
+
+res=$lab_tmp/res
+echo "1..40"
+rc=0
+"$lab_top/bench/lab" --quick --out "$res" >"$lab_tmp/summary" 2>"$lab_tmp/log" || rc=$?
+is $rc 0 "bench/lab --quick"
+[ $rc = 0 ] || { sed 's/^/# /' "$lab_tmp/log" | tail -n 20; exit 1; }
+r=$res/results.json
+
+# get KERNEL FIELD WORKLOAD CALL SYNC MASK OBJECT CACHE OPTS [FORM N DELAY]:
+# FIELD (a jq path: .calls, .server.LOOKUP) of the FUSE case, 0 if absent.
+get() {
+	jq -r --arg k "$1" --arg wl "$3" --arg call "$4" --arg sync "$5" \
+	      --arg mask "$6" --arg obj "$7" --arg cache "$8" --arg opts "$9" \
+	      --arg form "${10:--}" --arg n "${11:-0}" --arg d "${12:-0}" \
+	      "[.cases[] | select(.fs == \"fuse\" and .kernel == \$k and
+		.workload == \$wl and .call == \$call and .sync == \$sync and
+		(.mask // \"-\") == \$mask and .object == \$obj and
+		.cache == \$cache and .mount_opts == \$opts and
+		(.form // \"-\") == \$form and .delay_ms == (\$d | tonumber) and
+		(\$n == \"0\" or .n == (\$n | tonumber)))] |
+		if length == 1 then .[0] | ($2 // 0) else \"no case\" end" "$r"
+}
+
+X=entry_timeout=0,attr_timeout=0
+P=$X,default_permissions
+C=entry_timeout=60,attr_timeout=60
+for k in stock patched optin; do
+	attr=$([ $k = stock ] && echo GETATTR || echo STATX)
+	# fuse_rt_test all_expired.dont_sync_deep_path: ON_KERNEL(3, 0, 0)
+	is "$(get $k .calls syscall statx dont basic deep expired $X)" \
+		"$([ $k = stock ] && echo 3 || echo 0)" \
+		"$k: statx DONT_SYNC of d1/d2/f, all expired: ON_KERNEL(3, 0, 0) LOOKUPs"
+	# all_expired.stat_deep_path: 3 LOOKUP, 1 attribute request
+	is "$(get $k .server.LOOKUP syscall stat as-stat basic deep expired $X)/$(get $k .server.$attr syscall stat as-stat basic deep expired $X)" \
+		3/1 "$k: stat of d1/d2/f, all expired: 3 LOOKUP + 1 $attr"
+	# perm_expired.dont_sync_deep_path: total ON_KERNEL(6, 3, 0)
+	is "$(get $k .calls syscall statx dont basic deep expired $P)" \
+		"$(case $k in stock) echo 6 ;; patched) echo 3 ;; optin) echo 0 ;; esac)" \
+		"$k: the same with default_permissions: ON_KERNEL(6, 3, 0)"
+	# perm_expired.stat_deep_path: 7 requests on every kernel
+	is "$(get $k .calls syscall stat as-stat basic deep expired $P)" 7 \
+		"$k: stat of d1/d2/f with default_permissions: 7 requests"
+	# cached.stat_fresh_name_costs_one_lookup, second_stat_costs_nothing
+	is "$(get $k .calls syscall stat as-stat basic file cold $C)" 1 \
+		"$k: stat of a fresh name: 1 LOOKUP"
+	is "$(get $k .calls syscall stat as-stat basic file warm $C)" 0 \
+		"$k: a second stat: nothing"
+	# cached.force_sync: 1 attribute request, LOOKUP ON_KERNEL(0, 1, 1)
+	is "$(get $k .calls syscall statx force basic deep warm $C)" \
+		"$([ $k = stock ] && echo 1 || echo 2)" \
+		"$k: statx FORCE_SYNC, cached: ON_KERNEL(1, 2, 2)"
+	# fusecount_test daemon.ls_l_cold (readdirplus on): OPENDIR, one
+	# LOOKUP for the directory, READDIRPLUS pages, nothing per file but
+	# the READLINK of each symlink (ls -l prints the target; 15 of 100).
+	# 100 entries + . and .. at 160 bytes each (fuse_entry_out + dirent
+	# with a 6-byte name) fill 4 KiB pages 25 at a time: 5 pages, then
+	# the empty reply that ends the stream: 6 where 20 files give 2.
+	o="$C,readdirplus=on"
+	s=$(get $k '.server | "\(.OPENDIR // 0) \(.LOOKUP // 0) \(.READDIRPLUS // 0) \(.READLINK // 0) \((.GETATTR // 0) + (.STATX // 0))"' \
+		ls ls as-stat - dir cold "$o" long 100)
+	is "$s" "1 1 6 15 0" "$k: busybox ls -l of 100 entries, cold: OPENDIR, LOOKUP, 6 READDIRPLUS, 15 READLINK"
+	# daemon.ls_l_warm: no LOOKUP, exactly one attribute request (the
+	# directory's atime went stale when it was read)
+	o="$C,readdirplus=auto"
+	s=$(get $k '.server | "\(.LOOKUP // 0) \((.GETATTR // 0) + (.STATX // 0)) \((.READDIRPLUS // 0) + (.READDIR // 0))"' \
+		ls ls as-stat - dir warm "$o" long 100)
+	is "$s" "0 1 6" "$k: busybox ls -l again, warm: 0 LOOKUP, 1 attribute request, 6 pages"
+	# The deep tree: 64 files 5 components down, all expired: as-stat
+	# 5 LOOKUP + 1 attribute request each; DONT_SYNC ON_KERNEL(5, 0, 0).
+	is "$(get $k .calls deep statx as-stat basic deep expired $X)" 384 \
+		"$k: statx of 64 files 4 directories down, expired: 6 requests each"
+	is "$(get $k .calls deep statx dont basic deep expired $X)" \
+		"$([ $k = stock ] && echo 320 || echo 0)" \
+		"$k: the same with DONT_SYNC: ON_KERNEL(320, 0, 0)"
+done
+
+# injected_delay: each request costs at least delay_us; ls -l cold at
+# 10 ms makes 23 requests in a row, so it takes 230 ms at least.
+w=$(get stock .wall_us ls ls as-stat - dir cold "$C,readdirplus=auto" long 100 10)
+c=$(get stock .calls ls ls as-stat - dir cold "$C,readdirplus=auto" long 100 10)
+is "$([ "$w" -ge $((c * 10000)) ] && echo yes)" yes \
+	"ls -l at 10 ms per request: $w us >= $c requests x 10 ms"
+
+# The report shows those numbers.
+is "$(grep -cxF '| entry_timeout=0,attr_timeout=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → none |' "$res/report.md")" 1 \
+	"report.md: the DONT_SYNC row, stock 3 -> patched 0 -> optin 0"
+is "$(grep -c 'statx DONT_SYNC d1/d2/f, expired *3 → 0 → 0$' "$lab_tmp/summary")" 1 \
+	"the summary says so too"
+is "$(ls "$res/plots" | grep -c -- "-fuse-.*\.svg$")" 5 "five FUSE plots: calls cold, warm, expired; time cold, expired"
+is "$(jq '[.cases[] | select(.error)] | length' "$r")" 0 "no case failed"
+if [ -x "$lab_top/nfs-lab/run" ]; then
+	is "$(jq '[.cases[] | select(.fs == "nfs3" or .fs == "nfs4.2")] | length > 0' "$r")" true \
+		"NFS cases from nfs-lab/run"
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP nfs-lab/run not there yet"
+fi
+exit $failed

@@ -1,0 +1,61 @@
+#!/bin/sh
+# bench/compare on recorded results: calls that changed, cases only one
+# run has, time moves, and what it accepts.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+compare=$here/../compare
+fx=$here/fixtures
+command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	if eval "$1" >/dev/null 2>&1; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		sed 's/^/#   /' "$tmp/out" 2>/dev/null || true
+		failed=$((failed + 1))
+	fi
+}
+
+# B: patched's deep DONT_SYNC now costs 2, stock's ls cold N=100 is gone,
+# a new case appears, and optin's deep walk got ten times slower.
+mkdir "$tmp/b"
+jq '.cases |= (map(
+	if .kernel == "patched" and .workload == "syscall" and .sync == "dont"
+	then .calls = 2 else . end |
+	if .kernel == "optin" and .workload == "deep"
+	then .wall_us = 7000 else . end) |
+	map(select(.kernel != "stock" or .workload != "ls" or .n != 100 or
+		.cache != "cold" or .delay_ms != 0)) +
+	[{kernel: "stock", fs: "fuse", workload: "syscall", call: "lstat",
+	  sync: "as-stat", mask: "basic", object: "file", cache: "cold",
+	  n: 1, delay_ms: 0, calls: 1, wall_us: 5}])' \
+	"$fx/small.json" >"$tmp/b/results.json"
+
+echo "1..9"
+ok '"$compare" "$fx/small.json" "$fx/small.json" >"$tmp/out" &&
+	grep -qx "34 cases in both; 0 with other server calls" "$tmp/out"' \
+	"a run against itself: nothing changed"
+ok '"$compare" "$fx/small.json" "$tmp/b" >"$tmp/out"' "a file and a directory"
+ok 'grep -qx "33 cases in both; 2 with other server calls" "$tmp/out"' \
+	"counts of matched and changed cases"
+ok 'grep -qxF "  patched fuse entry_timeout=0,attr_timeout=0 syscall statx - dont basic deep expired 1 0: 0 -> 2 (+2)" "$tmp/out"' \
+	"a changed count with its difference"
+ok 'grep -qx "only in A: 1 cases" "$tmp/out" && grep -qF "  stock fuse entry_timeout=60,attr_timeout=60,readdirplus=auto ls ls long as-stat - dir cold 100 0" "$tmp/out"' \
+	"a case only A has"
+ok 'grep -qx "only in B: 1 cases" "$tmp/out"' "a case only B has"
+ok '! grep -q "time moved" "$tmp/out"' "times only with --time"
+ok '"$compare" --time 50 "$fx/small.json" "$tmp/b" >"$tmp/out" &&
+	grep -qF "  optin fuse entry_timeout=0,attr_timeout=0 deep statx - dont basic deep expired 64 0: 0.7 -> 7.0 ms (+900%)" "$tmp/out"' \
+	"--time lists a case ten times slower"
+rc=0
+"$compare" "$fx/small.json" >/dev/null 2>&1 || rc=$?
+ok '[ $rc = 2 ]' "one argument: usage, exit 2"
+exit $failed

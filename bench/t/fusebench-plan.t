@@ -1,0 +1,58 @@
+#!/bin/sh
+# The FUSE matrix as planned (fusebench --plan, no guest): one JSON
+# object per case, unique keys, the quick plan a subset of the full one
+# holding the cases t-guest/lab-quick.t checks, delays after their
+# delay-0 twin.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BENCH_OUT:-${BUILD:-$here/../../build}/bench}
+fb=$BUILD/fusebench
+[ -x "$fb" ] || { echo "1..0 # SKIP fusebench not built (make -C bench)"; exit 0; }
+command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	if eval "$1" >/dev/null 2>&1; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+"$fb" --plan >"$tmp/full"
+"$fb" --plan --quick >"$tmp/quick"
+keys='[.fs, .mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms] | tostring'
+count() { jq -s "[.[] | select($2)] | length" "$1"; }
+
+echo "1..11"
+ok 'jq -e "type == \"object\"" "$tmp/full"' "every line is a JSON object"
+ok '[ "$(jq -r "$keys" "$tmp/full" | sort | uniq -d | wc -l)" = 0 ]' \
+	"no two cases share their keys"
+ok '[ -z "$(jq -r "$keys" "$tmp/quick" | sort | comm -23 - "$(jq -r "$keys" "$tmp/full" | sort >"$tmp/fk"; echo "$tmp/fk")")" ]' \
+	"the quick plan is a subset of the full one"
+ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and (.mount_opts | test(\"readdirplus=auto\"))")" = $((3 * 3 * 16)) ]' \
+	"full: 3 N x 3 cache states x 16 commands at delay 0"
+ok '[ "$(jq -r "select(.workload == \"ls\") | .n" "$tmp/full" | sort -un | tr "\n" " ")" = "100 1000 10000 " ]' \
+	"full: N = 100, 1000, 10000"
+ok '[ "$(count "$tmp/full" ".workload == \"syscall\"")" = $(( (3 + 3 * 5) * 4 * 4 )) ]' \
+	"full syscall matrix: (3 calls + statx x 3 syncs x 5 masks) x 4 objects x 4 cache states"
+ok '[ "$(count "$tmp/quick" ".workload == \"syscall\" and .call == \"statx\" and .sync == \"dont\" and .mask == \"basic\" and .object == \"deep\" and .cache == \"expired\"")" = 2 ]' \
+	"quick: statx DONT_SYNC of a deep path, expired, with and without default_permissions"
+ok '[ "$(count "$tmp/quick" ".workload == \"ls\" and .call == \"ls\" and .form == \"long\" and .cache == \"cold\" and .delay_ms == 0")" = 2 ]' \
+	"quick: busybox ls -l cold, READDIRPLUS auto and on"
+ok '[ "$(count "$tmp/quick" ".workload == \"deep\"")" = 4 ]' \
+	"quick: the deep tree as-stat and DONT_SYNC, two mounts"
+ok 'jq -rs "map(select(.workload == \"ls\")) | .[] | [.call, .form, .sync, .cache, .n, .delay_ms] | @tsv" "$tmp/full" |
+	awk -F "\t" "{ k = \$1 \$2 \$3 \$4 \$5 } \$6 == 0 { z[k] = 1 } \$6 > 0 && !(k in z) { bad = 1 } END { exit bad }"' \
+	"every delayed ls case comes after its delay-0 twin"
+rc=0
+"$fb" >/dev/null 2>&1 || rc=$?
+ok '[ $rc = 2 ]' "no --kernel and no --plan: usage, exit 2"
+exit $failed

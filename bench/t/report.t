@@ -1,0 +1,94 @@
+#!/bin/sh
+# bench/report on recorded results (t/fixtures): table contents and
+# differences, failed and skipped cases, plots, the summary, and that
+# the same JSON always gives the same report.
+#   small.json: written by hand, every number known;
+#   quick.json: a real `bench/lab --quick --fs fuse` run.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+report=$here/../report
+fx=$here/fixtures
+for c in jq gnuplot awk; do
+	command -v $c >/dev/null || { echo "1..0 # SKIP $c missing"; exit 0; }
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	if eval "$1" >/dev/null 2>&1; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# has FILE LINE DESCRIPTION: FILE holds LINE, exactly
+has() {
+	n=$((n + 1))
+	if grep -qxF -- "$2" "$1"; then
+		echo "ok $n - $3"
+	else
+		echo "not ok $n - $3"
+		echo "#   no line: $2"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "1..27"
+md=$tmp/s/report.md
+ok '"$report" --out "$tmp/s" "$fx/small.json" >"$tmp/summary"' "report runs on small.json"
+ok '[ -s "$md" ]' "report.md written to --out"
+has "$md" '| entry_timeout=0,attr_timeout=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → none |' \
+	"syscall row: calls per kernel, differences, requests"
+has "$md" '| entry_timeout=0,attr_timeout=0 | statx | as-stat | type,ino | file | expired | 2 | 1 | 1 | -1 | -1 | 1 LOOKUP + 1 GETATTR → 1 LOOKUP |' \
+	"syscall row: the opcodes behind the difference"
+has "$md" '| entry_timeout=60,attr_timeout=60 | stat | as-stat | basic | file | cold | — | fail | — | — | — | none → none |' \
+	"a failed case says fail, a missing one —"
+has "$md" '| busybox ls -l | 0.23 | 0.23 | 0.23 | 0.21 | 0.21 | 0.21 |' \
+	"ls calls per file, cold: (1 + 1 + 6 + 15) / 100 and 230 / 1000"
+has "$md" '| lsx --form long --dont-sync | 1.36 | 0.39 | 0.39 | 1.36 | 0.39 | 0.39 |' \
+	"ls calls per file, expired; RELEASEDIR not counted"
+has "$md" '| busybox ls -l | 1000 | 350 | 350 | 350 | 3100 | 3100 | 3100 |' \
+	"ms per ls at each delay"
+has "$md" '| lsx --form long --dont-sync | 1000 | 440 | 440 | 440 | 4000 | 600 | skip |' \
+	"a case skipped by the budget says skip"
+has "$md" '| entry_timeout=0,attr_timeout=0 | dont | 64 | 320 | 5.00 | 58 | 0 | 0.00 | 0.7 | 0 | 0.00 | 0.7 |' \
+	"deep path: calls, per file, ms for each kernel"
+has "$md" '| vers=4.2,actimeo=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 COMPOUND + 3 SEQUENCE + 3 PUTFH + 3 LOOKUP + 3 GETATTR → none |' \
+	"NFS rows: calls are COMPOUNDs, opcodes listed"
+ok 'grep -q "34 cases: 32 measured, 1 skipped (predicted time over the budget), 1 failed" "$md"' \
+	"the header counts measured, skipped and failed cases"
+ok '! grep -q "### nfs4.2: deep" "$md"' "no empty tables"
+ok '[ "$(grep -c "^| ---" "$md")" = "$(grep -c "^### " "$md")" ]' \
+	"every table heading has a table"
+for p in calls-fuse-cold calls-fuse-expired time-fuse-cold time-fuse-expired; do
+	ok 'head -c 200 "$tmp/s/plots/$p.svg" | grep -q "<svg" && [ "$(head -c 4 "$tmp/s/plots/$p.png" | tail -c 3)" = PNG ]' \
+		"plot $p: SVG and PNG"
+done
+ok 'grep -q "stock busybox ls -l" "$tmp/s/plots/calls-fuse-cold.svg"' \
+	"plot series are named by kernel and command"
+ok 'grep -qF "![time-fuse-expired](plots/time-fuse-expired.svg)" "$md"' \
+	"the report links its plots"
+ok 'grep -qxF "fuse    statx DONT_SYNC d1/d2/f, expired   3 → 0 → 0" "$tmp/summary"' \
+	"summary: the deep DONT_SYNC statx per kernel"
+ok '[ "$(wc -l <"$tmp/summary")" -le 25 ]' "the summary fits a screen"
+ok '"$report" --out "$tmp/s2" "$fx/small.json" >/dev/null && cmp -s "$md" "$tmp/s2/report.md"' \
+	"the same JSON gives the same report"
+
+q=$tmp/q/report.md
+ok '"$report" --out "$tmp/q" "$fx/quick.json" >"$tmp/qsum"' "report runs on a recorded quick run"
+has "$q" '| entry_timeout=0,attr_timeout=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → none |' \
+	"recorded: statx DONT_SYNC of d1/d2/f, all expired: 3 LOOKUP on stock, none patched"
+ok 'grep -qx "fuse    ls -l expired, calls/file          N=100: [0-9.]* → [0-9.]* → [0-9.]*" "$tmp/qsum"' \
+	"recorded: the summary has ls -l per file"
+rc=0
+echo '{"schema":2}' >"$tmp/bad.json"
+"$report" "$tmp/bad.json" >/dev/null 2>&1 || rc=$?
+ok '[ $rc = 1 ]' "another schema is refused"
+exit $failed
