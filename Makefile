@@ -42,6 +42,7 @@ kernel-patched:
 userspace: kernel-patched
 	@$(MAKE) -s -C bench
 	@$(MAKE) -s -C fuse-backend
+	@$(MAKE) -s -C nfs-lab
 	@$(MAKE) -s -C guest tests
 
 guest: userspace

@@ -1,0 +1,279 @@
+# Host-side helpers of the NFS lab, sourced by nfs-lab/run and
+# nfs-lab/t/*.t. POSIX sh. Set nl_here (this folder) before sourcing.
+#
+# A "pair" is one server guest and one client guest on a QEMU socket
+# link of their own (server listens on 127.0.0.1:PORT, PORT picked at
+# run time); both QEMUs write a -pidfile, so cleanup kills exactly them.
+
+nl_top=$(dirname "$nl_here")
+nl_build=${BUILD:-$nl_top/build}/nfs-lab
+LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
+LAB_INITRD=${LAB_INITRD:-$nl_top/build/guest/initramfs.cpio}
+export LAB_INITRD
+nl_srv=""
+nl_cli=""
+nl_clock=""
+
+nl_log() { printf 'nfs-lab: %s\n' "$*" >&2; }
+nl_die() { nl_log "error: $*"; exit 1; }
+
+# nl_kernel NAME: $nl_image and $nl_args for stock, patched or optin.
+nl_kernel() {
+	nl_args=""
+	case $1 in
+	stock|patched) nl_image=$LAB_CACHE/kernels/$1/bzImage ;;
+	optin)	nl_image=$LAB_CACHE/kernels/patched/bzImage
+		nl_args="nfs.statx_cached_access=1 fuse.statx_cached_perm=1" ;;
+	*)	nl_die "unknown kernel '$1' (stock, patched, optin)" ;;
+	esac
+	[ -f "$nl_image" ] || nl_die "no $1 kernel at $nl_image (make kernel)"
+}
+
+# A TCP port on 127.0.0.1 that nobody listens on right now.
+nl_free_port() {
+	while :; do
+		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 40000 + 20000 ))
+		ss -Hltn "sport = :$p" | grep -q . || break
+	done
+	echo "$p"
+}
+
+# nl_qemu_pid NAME: the pid of the pair's QEMU NAME (server, client),
+# only if that process's command line names our pidfile.
+nl_qemu_pid() {
+	f=$nl_tmp/$1.pid
+	[ -s "$f" ] || return 1
+	p=$(cat "$f")
+	tr "\\0" " " 2>/dev/null <"/proc/$p/cmdline" | grep -qF -- "$f" || return 1
+	echo "$p"
+}
+
+# nl_guest NAME KERNEL ARGS NETDEV [guest/run options] -- CMD...:
+# guest/run in the background, output to $nl_tmp/NAME.out, kernel log
+# to $nl_tmp/NAME.console.
+nl_guest() {
+	name=$1 image=$2 args=$3 netdev=$4
+	shift 4
+	: >"$nl_tmp/$name.out"
+	"$nl_top/guest/run" --timeout "$nl_timeout" --hostname "nfs-$name" \
+		--append "$nl_clock $args" --console "$nl_tmp/$name.console" \
+		--qemu-arg -pidfile --qemu-arg "$nl_tmp/$name.pid" \
+		--qemu-arg -netdev --qemu-arg "socket,id=n0,$netdev" \
+		--qemu-arg -device --qemu-arg "virtio-net-pci,netdev=n0,mac=52:54:00:00:00:0$([ "$name" = server ] && echo 1 || echo 2)" \
+		"$image" "$@" >>"$nl_tmp/$name.out" 2>&1 &
+}
+
+# Wait until the server's QEMU listens on $nl_port: 0, or 1 if it ended.
+nl_wait_listen() {
+	i=0
+	while kill -0 "$nl_srv" 2>/dev/null && [ $i -lt 600 ]; do
+		if p=$(nl_qemu_pid server) &&
+		   ss -Hltnp "sport = :$nl_port" | grep -q "pid=$p,"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.1
+	done
+	return 1
+}
+
+# nl_server IMAGE DISK [ENV...]: boot the server guest, retrying on a
+# port somebody else took first ($NFS_LAB_PORT, if set, is tried first:
+# the tests use it to make a clash). Sets $nl_port and $nl_srv.
+nl_server() {
+	image=$1 disk=$2
+	shift 2
+	for try in 1 2 3 4 5; do
+		nl_port=${NFS_LAB_PORT:-$(nl_free_port)}
+		NFS_LAB_PORT=""
+		rm -f "$nl_tmp/server.pid"
+		nl_guest server "$image" "" "listen=127.0.0.1:$nl_port" \
+			--disk "$disk" --file "$nl_build/labctl" \
+			--file "$nl_here/server.sh" -- env "$@" sh /lab/bin/server.sh
+		nl_srv=$!
+		nl_wait_listen && return 0
+		nl_kill_guests
+		grep -q "Address already in use" "$nl_tmp/server.out" || break
+		nl_log "port $nl_port taken (try $try), picking another"
+	done
+	nl_log "the server guest did not start:"
+	sed 's/^/  | /' "$nl_tmp/server.out" >&2
+	return 1
+}
+
+# nl_client KERNEL_NAME VERS...: boot the client guest; the cases of
+# version V are in $nl_tmp/cases-V. Sets $nl_cli.
+nl_client() {
+	files=""
+	for v in $2; do
+		files="$files --file $nl_tmp/cases-$v:/lab/cases-$v"
+	done
+	# shellcheck disable=SC2086
+	nl_guest client "$nl_image" "$nl_args" "connect=127.0.0.1:$nl_port" \
+		--file "$nl_build/labcase" --file "$nl_here/client.sh" \
+		$files -- sh /lab/bin/client.sh "$1" $2
+	nl_cli=$!
+}
+
+# Kill both QEMUs (by pidfile) and wait for their guest/run wrappers.
+nl_kill_guests() {
+	i=0
+	while [ $i -lt 100 ]; do
+		for g in server client; do
+			p=$(nl_qemu_pid $g) && kill -9 "$p" 2>/dev/null
+		done
+		alive=""
+		for p in $nl_srv $nl_cli; do
+			kill -0 "$p" 2>/dev/null && alive="$alive $p"
+		done
+		[ -n "$alive" ] || break
+		[ $i != 0 ] || kill $alive 2>/dev/null || true
+		i=$((i + 1))
+		sleep 0.1
+	done
+	nl_srv="" nl_cli=""
+}
+
+# nl_show NAME: the end of a guest's output and kernel log.
+nl_show() {
+	nl_log "--- $1 guest output (end) ---"
+	grep -v '^@' "$nl_tmp/$1.out" | tail -n 25 | sed 's/^/  | /' >&2
+	nl_log "--- $1 kernel log (end) ---"
+	tail -n 8 "$nl_tmp/$1.console" 2>/dev/null | sed 's/^/  | /' >&2
+}
+
+# The guests' clock: the host's TSC (see labcase --tsc-khz), or jiffies.
+nl_clock_args() {
+	khz=$("$nl_build/labcase" --tsc-khz 2>/dev/null || echo 0)
+	case $khz in
+	[1-9]*) nl_clock="tsc_early_khz=$khz tsc=reliable" ;;
+	*) nl_log "no TSC frequency: guest wall times in 4 ms steps" ;;
+	esac
+}
+
+# Print the client's table rows that are new since the last call.
+nl_rows() {
+	n=$(grep -c '^@row ' "$nl_tmp/client.out" || true)
+	[ "$n" -gt "$rows" ] || return 0
+	grep '^@row ' "$nl_tmp/client.out" | sed -n "$((rows + 1)),${n}s/^@row //p"
+	rows=$n
+}
+
+# nl_pair KERNEL_NAME "VERS...": run $nl_tmp/cases-VERS for each version
+# on one fresh pair; the table rows go to stdout as they come, the @case
+# lines to $nl_tmp/cases.jsonl, "NAME RELEASE" to $nl_tmp/kernels.txt.
+nl_pair() {
+	nl_kernel "$1"
+	srv_image=$nl_image
+	[ -z "$nl_server_kernel" ] || srv_image=$LAB_CACHE/kernels/$nl_server_kernel/bzImage
+	[ -f "$srv_image" ] || nl_die "no server kernel at $srv_image (make kernel)"
+	rm -f "$nl_tmp/export.img"
+	mke2fs -q -F -t ext4 -I 256 "$nl_tmp/export.img" 64M \
+		>"$nl_tmp/mke2fs.log" 2>&1 ||
+		{ cat "$nl_tmp/mke2fs.log" >&2; nl_die "mke2fs failed"; }
+	# shellcheck disable=SC2086
+	nl_server "$srv_image" "$nl_tmp/export.img" $nl_server_env || return 1
+	nl_client "$1" "$2"
+	rows=0
+	while kill -0 "$nl_cli" 2>/dev/null; do
+		nl_rows
+		if ! kill -0 "$nl_srv" 2>/dev/null; then
+			nl_log "the server guest ended before the client"
+			nl_show server
+			nl_kill_guests
+			return 1
+		fi
+		sleep 1
+	done
+	rc=0
+	wait "$nl_cli" || rc=$?
+	nl_rows
+	if [ $rc != 0 ]; then
+		nl_log "the client guest failed (status $rc)"
+		nl_show client
+		nl_kill_guests
+		return 1
+	fi
+	# The client told labctl to quit: the server shuts down by itself.
+	i=0
+	while kill -0 "$nl_srv" 2>/dev/null && [ $i -lt 300 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	nl_kill_guests
+	sed -n 's/^@case //p' "$nl_tmp/client.out" >>"$nl_tmp/cases.jsonl"
+	sed -n 's/^@kernel //p' "$nl_tmp/client.out" >>"$nl_tmp/kernels.txt"
+}
+
+# --- for t/*.t (after guest/lib.sh: $lab_tmp, lab_skip, lab_kernel) ---
+
+# nl_t_run PLAN [nfs-lab/run options]: run the cases on stdin on a fresh
+# pair, then print the TAP plan and the table as diagnostics; Bail out
+# if the run fails. Results: $lab_tmp/out.json.
+nl_t_run() {
+	plan=$1
+	shift
+	cat >"$lab_tmp/cases"
+	if ! TMPDIR=$lab_tmp "$nl_here/run" --cases "$lab_tmp/cases" \
+		--out "$lab_tmp/out.json" --timeout 300 "$@" \
+		>"$lab_tmp/run.log" 2>&1; then
+		echo "Bail out! nfs-lab/run $* failed"
+		sed 's/^/# /' "$lab_tmp/run.log"
+		exit 1
+	fi
+	echo "1..$plan"
+	sed 's/^/# /' "$lab_tmp/run.log"
+	nl_t_n=0
+	nl_t_failed=0
+}
+
+# nl_t_field ID FIELD: the FIELD (a jq path) of case ID of file system
+# $nl_t_fs (nfs3, nfs4.2) in $lab_tmp/out.json; a missing counter reads 0.
+nl_t_field() {
+	jq -r --argjson id "$1" --arg fs "$nl_t_fs" \
+		".cases[] | select(.id == \$id and .fs == \$fs) | ($2) as \$v |
+		 if \$v == null then 0 else \$v end" "$lab_tmp/out.json"
+}
+
+# nl_t_is ID FIELD "STOCK [PATCHED [OPTIN]]" DESCRIPTION: one TAP test,
+# expecting the value given for the kernel in $nl_t_kernel.
+nl_t_is() {
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" "$(nl_t_pick "$nl_t_kernel" $3)" "$4"
+	got=$(nl_t_field "$1" "$2")
+	nl_t_n=$((nl_t_n + 1))
+	if [ "$got" = "$3" ]; then
+		echo "ok $nl_t_n - $nl_t_fs: $4"
+	else
+		echo "not ok $nl_t_n - $nl_t_fs: $4"
+		echo "#   $nl_t_fs case $1, $2: got '$got', want '$3'"
+		nl_t_failed=1
+	fi
+}
+
+nl_t_pick() {
+	case $1 in
+	stock) echo "$2" ;;
+	patched) echo "${3:-$2}" ;;
+	*) echo "${4:-${3:-$2}}" ;;
+	esac
+}
+
+# nl_t_ok COND DESCRIPTION: a TAP test from a shell condition's status.
+nl_t_ok() {
+	nl_t_n=$((nl_t_n + 1))
+	if eval "$1"; then
+		echo "ok $nl_t_n - $2"
+	else
+		echo "not ok $nl_t_n - $2"
+		echo "#   false: $1"
+		nl_t_failed=1
+	fi
+}
+
+# No QEMU (nor guest/run) of this test left: all of ours have $lab_tmp
+# on their command line. Others' guests may run on the machine meanwhile,
+# so a global "pgrep -f qemu-system" count is only a diagnostic.
+nl_t_no_guests() {
+	! pgrep -f -- "$lab_tmp/" >/dev/null
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Two runs of the same slice on fresh guest pairs give identical results:
+# every count on both sides, every event, every returned attribute; only
+# the wall times may differ. NFSv4.2, stock kernel.
+set -eu
+. "$(dirname "$0")/../../guest/lib.sh"
+nl_here=$(cd "$(dirname "$0")/.." && pwd)
+. "$nl_here/lib.sh"
+lab_kernel stock
+
+# A walk, a change behind the client's back, ls in two cache states and
+# a command that opens and reads a file (NFSv4 OPEN, READ, CLOSE).
+cat >"$lab_tmp/slice" <<'CASES'
+call=stat object=deep cache=cold
+call=statx sync=dont object=deep cache=expired
+call=lstat object=symlink cache=changed
+workload=ls call=gnu-ls form=long n=20 cache=cold
+workload=ls call=gnu-ls form=long n=20 cache=expired
+cache=warm cmd=cat "$FILE"
+CASES
+
+echo "1..4"
+for i in 1 2; do
+	if ! TMPDIR=$lab_tmp "$nl_here/run" --kernel stock --vers 4.2 \
+		--cases "$lab_tmp/slice" --out "$lab_tmp/run$i.json" \
+		--timeout 300 >"$lab_tmp/run$i.log" 2>&1; then
+		echo "Bail out! run $i failed"
+		sed 's/^/# /' "$lab_tmp/run$i.log"
+		exit 1
+	fi
+	jq -c '.cases[] | del(.wall_us)' "$lab_tmp/run$i.json" >"$lab_tmp/cases$i"
+done
+sed 's/^/# /' "$lab_tmp/run1.log"
+nl_t_n=0 nl_t_failed=0
+nl_t_ok '[ "$(wc -l <"$lab_tmp/cases1")" = 6 ]' "run 1 has the 6 cases"
+nl_t_ok '[ "$(wc -l <"$lab_tmp/cases2")" = 6 ]' "run 2 has the 6 cases"
+nl_t_ok 'jq -e "select(.calls > 0)" "$lab_tmp/cases1" >/dev/null' \
+	"the slice makes round trips"
+if ! nl_t_ok 'cmp -s "$lab_tmp/cases1" "$lab_tmp/cases2"' \
+	"identical counts, events and attributes in both runs"; then
+	diff "$lab_tmp/cases1" "$lab_tmp/cases2" | sed 's/^/# /'
+fi
+exit $nl_t_failed

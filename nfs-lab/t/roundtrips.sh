@@ -1,0 +1,81 @@
+# Shared body of t/rt-*.t: the reference round trips of stat()/statx() on
+# d1/d2/file over the two-guest network, NFSv4.2 then NFSv3 in one pair
+# of guests, kernel $nl_t_kernel (stock, patched, optin). Each case runs on a fresh tree
+# and a fresh mount (actimeo=1, nosharecache); "calls" is what the
+# server counted: COMPOUNDs on NFSv4, RPCs on NFSv3. An expected value
+# "S P O" is for stock, patched, optin. The server's LOOKUP, ACCESS and
+# GETATTR counters are NFSv4 operations or NFSv3 procedures: the same
+# numbers here, NFSv4 only adds SEQUENCE and PUTFH to each COMPOUND.
+#
+# Kernel patches covered: 0001/0002 (FORCE_SYNC looks the final name up
+# again), 0006/0007 (btime from NFSv4 time_create), 0008/0009 (the
+# nfs.statx_cached_access opt-in).
+
+lab_kernel "$nl_t_kernel"
+nl_t_run 52 --kernel "$nl_t_kernel" --vers 4.2 --vers 3 <<'CASES'
+call=stat object=deep cache=cold
+call=stat object=deep cache=warm
+call=statx sync=force object=deep cache=warm
+call=stat object=deep cache=expired
+call=statx sync=dont object=deep cache=expired
+call=statx sync=force object=deep cache=expired
+call=statx sync=as-stat mask=type,ino object=deep cache=expired
+call=statx sync=force mask=basic,btime object=deep cache=warm
+call=statx sync=dont object=deep cache=changed
+call=statx sync=force object=deep cache=changed
+call=statx sync=as-stat object=deep cache=changed
+workload=ls call=gnu-ls form=long n=20 cache=cold
+CASES
+
+for vers in 4.2 3; do
+nl_t_fs=nfs$vers
+# A birth time only over NFSv4, on patched kernels: see case 8.
+btime=false
+[ $vers = 3 ] || btime="false true true"
+
+# 1. Just mounted: d1, d2 and file are looked up, and the walk asks the
+# server for ACCESS on each directory it goes through (root, d1, d2).
+nl_t_is 1 .calls 6 "cold stat: 6 round trips"
+nl_t_is 1 .server.LOOKUP 3 "cold stat: 3 LOOKUP"
+nl_t_is 1 .server.ACCESS 3 "cold stat: 3 ACCESS"
+nl_t_is 1 .client_calls 6 "cold stat: the client counts the same 6"
+# 2. Within actimeo everything is cached, on every kernel.
+nl_t_is 2 .calls 0 "warm stat: no round trip"
+# 3. FORCE_SYNC refreshes the file (1 GETATTR); patched kernels also look
+# the final name up again (patch 0002), so a rename over it is seen.
+nl_t_is 3 .calls "1 2 2" "warm statx FORCE_SYNC"
+nl_t_is 3 .server.LOOKUP "0 1 1" "warm statx FORCE_SYNC: LOOKUP of the final name"
+# 4. Expired: the walk revalidates root, d1 and d2 before trusting their
+# cached ACCESS answers, then stat() refreshes the file.
+nl_t_is 4 .calls 4 "expired stat: 4 round trips"
+nl_t_is 4 .server.GETATTR 4 "expired stat: all 4 are GETATTR"
+# 5. DONT_SYNC skips the file's GETATTR but not the walk's three; the
+# opt-in (patch 0009) lets the walk use the cached ACCESS answers.
+nl_t_is 5 .calls "3 3 0" "expired statx DONT_SYNC"
+nl_t_is 5 .server.GETATTR "3 3 0" "expired statx DONT_SYNC: GETATTRs of the walk only"
+# 6. FORCE_SYNC: the walk's 3 and the file's GETATTR, plus the LOOKUP.
+nl_t_is 6 .calls "4 5 5" "expired statx FORCE_SYNC"
+nl_t_is 6 .server.LOOKUP "0 1 1" "expired statx FORCE_SYNC: LOOKUP of the final name"
+# 7. TYPE|INO never needs the server: nfs_getattr() skips the file.
+nl_t_is 7 .calls 3 "expired statx TYPE|INO: the walk only"
+# 8. A birth time comes only from an NFSv4 server sending time_create to
+# a client that asks for it: patches 0006 (knfsd) and 0007 (client).
+nl_t_is 8 .btime "$btime" "statx STATX_BTIME: btime returned only by patched NFSv4.2"
+nl_t_is 8 .calls "1 2 2" "statx BASIC|BTIME FORCE_SYNC: no extra round trip"
+# 9-11. chmod 0600 on the server behind the client's back, after a
+# warm-up: only FORCE_SYNC asks the server and sees the new ctime.
+nl_t_is 9 .calls 0 "changed, DONT_SYNC: no round trip"
+nl_t_is 9 .seen false "changed, DONT_SYNC: the change is not seen"
+nl_t_is 9 .mode 0644 "changed, DONT_SYNC: the cached mode"
+nl_t_is 10 .calls "1 2 2" "changed, FORCE_SYNC: asks the server"
+nl_t_is 10 .seen true "changed, FORCE_SYNC: the change is seen"
+nl_t_is 10 .mode 0600 "changed, FORCE_SYNC: the new mode"
+nl_t_is 11 .calls 0 "changed, as-stat within actimeo: no round trip"
+nl_t_is 11 .seen false "changed, as-stat within actimeo: not seen"
+# 12. ls -l of 20 entries, cold: LOOKUP of ls, ACCESS of the root and of
+# ls, one GETATTR of ls, one READDIR(PLUS) bringing every entry's
+# attributes, and a READLINK per symlink (5). No per-entry GETATTR.
+nl_t_is 12 .calls 10 "cold ls -l of 20 entries: 10 round trips"
+nl_t_is 12 .server.READLINK 5 "cold ls -l: one READLINK per symlink"
+done
+exit $nl_t_failed
