@@ -12,25 +12,7 @@
 
 #include "lsx_form.h"
 
-static int test_count;
-static int fail_count;
-
-static void ok(bool cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	test_count++;
-	if (!cond)
-		fail_count++;
-	printf("%sok %d - ", cond ? "" : "not ", test_count);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#include "tap.h"
 
 static void is_mask(unsigned int got, unsigned int want, const char *desc)
 {

@@ -17,26 +17,7 @@
 #include "probe_args.h"
 #include "probe_fmt.h"
 
-static int test_count;
-static int fail_count;
-
-static bool ok(bool cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	test_count++;
-	if (!cond)
-		fail_count++;
-	printf("%sok %d - ", cond ? "" : "not ", test_count);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return cond;
-}
+#include "tap.h"
 
 /* Print a possibly multi-line string as TAP diagnostics. */
 static void diag_block(const char *label, const char *s)
