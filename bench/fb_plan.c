@@ -147,12 +147,25 @@ static int fb_plan_syscall(struct fb_plan *plan, const struct fb_plan_opts *o)
 }
 
 /*
+ * The commands at the largest N, where one expired listing costs 10 s of
+ * TCG: GNU ls in every form (the ls people run), busybox ls -l, and lsx
+ * -l as-stat and DONT_SYNC (the floor).
+ */
+static bool fb_large_cmd(const struct fb_cmd *cmd)
+{
+	return !strcmp(cmd->call, "gnu-ls") || !strcmp(cmd->form, "long");
+}
+
+/*
  * Which ls cases the plan has. Warm runs cost what cold ones do plus one
- * request, so they are not timed with delays. The quick plan keeps the
- * long forms and GNU ls plain, and times busybox ls -l at 10 ms only.
+ * request, so they are not timed with delays, nor run at the largest N.
+ * A delay turns a count into time: 10 ms everywhere (fusebench skips
+ * what its budget cannot afford), 1 ms where it is cheap (cold up to
+ * N=1000, expired at N=100). The quick plan keeps the long forms and GNU
+ * ls plain, and times busybox ls -l at 10 ms only.
  */
 static bool fb_ls_wanted(const struct fb_plan_opts *o, const struct fb_cmd *cmd,
-			 enum fb_cache cache, unsigned int delay)
+			 enum fb_cache cache, unsigned int n, unsigned int delay)
 {
 	bool quick_cmd = !strcmp(cmd->form, "long") ||
 			 (!strcmp(cmd->call, "gnu-ls") &&
@@ -160,11 +173,25 @@ static bool fb_ls_wanted(const struct fb_plan_opts *o, const struct fb_cmd *cmd,
 
 	if (delay && cache == FB_WARM)
 		return false;
-	if (!o->quick)
+	if (!o->quick) {
+		if (n > 1000 && (cache == FB_WARM || !fb_large_cmd(cmd)))
+			return false;
+		if (delay == 1000)
+			return cache == FB_COLD ? n <= 1000 : n <= 100;
 		return true;
+	}
 	if (!quick_cmd)
 		return false;
 	return !delay || (delay == 10000 && !strcmp(cmd->call, "ls"));
+}
+
+/* READDIRPLUS always on, cold, no delay: every command up to N=1000. */
+static bool fb_rdplus_wanted(const struct fb_plan_opts *o,
+			     const struct fb_cmd *cmd, unsigned int n)
+{
+	if (o->quick)
+		return !strcmp(cmd->form, "long") && strcmp(cmd->call, "lsx");
+	return n <= 1000;
 }
 
 static int fb_ls_case(struct fb_plan *plan, const struct fb_cmd *cmd,
@@ -230,7 +257,7 @@ static int fb_plan_ls(struct fb_plan *plan, const struct fb_plan_opts *o)
 				base = plan->count;
 				for (d = 0; d < ARRAY_LEN(fb_delays); d++)
 					if (fb_ls_wanted(o, &cmds[k], caches[c],
-							 fb_delays[d]) &&
+							 n, fb_delays[d]) &&
 					    fb_ls_case(plan, &cmds[k], caches[c],
 						       "auto", n, fb_delays[d],
 						       d ? base : -1))
@@ -238,8 +265,7 @@ static int fb_plan_ls(struct fb_plan *plan, const struct fb_plan_opts *o)
 			}
 		}
 		for (k = 0; k < ncmd; k++) {
-			if (o->quick && (strcmp(cmds[k].form, "long") ||
-					 !strcmp(cmds[k].call, "lsx")))
+			if (!fb_rdplus_wanted(o, &cmds[k], n))
 				continue;
 			if (fb_ls_case(plan, &cmds[k], FB_COLD, "on", n, 0, -1))
 				return -1;

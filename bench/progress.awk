@@ -1,10 +1,11 @@
-# bench/lab's progress filter for one guest's output: case lines (JSON
-# with "workload") go to CASES, release lines to KERNELS, the rest to
-# stderr; at most once a second "[case k/N] elapsed, ETA" on stderr.
-# The ETA weighs each case of PLAN (fusebench --plan, the order the
-# guest reports in) by a guess of its cost in seconds (weight()).
-# An NFS run (capture=0) is one case of weight NFSW. At the end it
-# prints the number of cases seen and the weight done so far.
+# bench/lab's progress filter for one guest's output in one LANE: case
+# lines (JSON with "workload") go to CASES, release lines to KERNELS,
+# the rest to stderr; at most once a second "LANE [case k/N] elapsed,
+# ETA" on stderr. The ETA of the fuse lane weighs each case of PLAN
+# (fusebench --plan, the order the guest reports in) by a guess of its
+# cost in seconds (weight()). An NFS run (capture=0) is one case of
+# weight NFSW. At the end it prints the number of cases seen and the
+# weight done so far.
 function num(k) {
 	if (!match($0, "\"" k "\":[0-9]+"))
 		return 0
@@ -19,10 +20,11 @@ function field(k,   v) {
 	return v
 }
 
-# A guess at a case's seconds: ~0.3 ms of TCG per request, the delay
-# per request (twice when primed), and nothing when the budget rule of
-# fusebench will skip it. Requests: about 3.5 per entry expired, 0.25
-# otherwise (READDIRPLUS pages and READLINKs).
+# A guess at a case's seconds: ~0.3 ms of TCG per request (twice when
+# primed), the delay and a 4 ms tick per request of the measured call,
+# and nothing when the budget rule of fusebench will skip it. Requests:
+# about 3.5 per entry expired, 0.25 otherwise (READDIRPLUS pages and
+# READLINKs).
 function weight(   n, d, req, twice, t) {
 	if ($0 !~ /"workload":"ls"/)
 		return $0 ~ /"workload":"deep"/ ? 0.5 : 0.02
@@ -30,8 +32,8 @@ function weight(   n, d, req, twice, t) {
 	d = num("delay_ms")
 	req = n * ($0 ~ /"cache":"expired"/ ? 3.5 : 0.25)
 	twice = $0 ~ /"cache":"cold"/ ? 1 : 2
-	t = req * d / 1000 * twice
-	if (d > 0 && t > budget)
+	t = d > 0 ? req * (d + 4) / 1000 : 0
+	if (t > budget)
 		return 0
 	return t + req * 0.0003 * twice + 0.2
 }
@@ -41,11 +43,11 @@ function hms(s) { return sprintf("%dm%02ds", s / 60, s % 60) }
 
 BEGIN {
 	if (budget == "")
-		budget = quick ? 8 : 30
-	NFSW = quick ? 30 : 600
+		budget = quick ? 8 : 15
+	NFSW = quick ? 30 : 400
 	while ((getline <plan) > 0)
 		wplan += wt[++np] = weight()
-	wtotal = nk * (fuse * wplan + nfs * NFSW)
+	wtotal = nk * (lane == "fuse" ? wplan : NFSW)
 }
 
 capture && /^\{.*"workload":/ {
@@ -59,8 +61,8 @@ capture && /^\{.*"workload":/ {
 	last = t
 	el = t - t0
 	eta = wdone < wtotal ? el * (wtotal - wdone) / wdone : 0
-	printf "lab: [%d/%d] %s elapsed, ETA %s: %s %s %s %s %s %s N=%s %sms\n",
-	       done0 + k, total, hms(el), hms(eta), field("kernel"),
+	printf "lab: %s [%d/%d] %s elapsed, ETA %s: %s %s %s %s %s %s N=%s %sms\n",
+	       lane, done0 + k, total, hms(el), hms(eta), field("kernel"),
 	       field("fs"), field("workload"), field("call"),
 	       field("form") == "" ? field("object") : field("form"),
 	       field("cache"), field("n"), field("delay_ms") >"/dev/stderr"
@@ -79,8 +81,8 @@ END {
 		k = 1
 		wdone += NFSW
 		el = now() - t0
-		printf "lab: [%d/%d] %s elapsed, ETA %s: %s done\n", done0 + 1,
-		       total, hms(el), hms(el * (wtotal - wdone) / wdone),
+		printf "lab: %s [%d/%d] %s elapsed, ETA %s: %s done\n", lane,
+		       done0 + 1, total, hms(el), hms(el * (wtotal - wdone) / wdone),
 		       what >"/dev/stderr"
 	}
 	print k + 0, wdone

@@ -27,6 +27,8 @@ function key(   k) {
 		fss[++nfs] = $2
 	}
 	row[k] = $0
+	if ($4 == "ls")
+		lsk[$2, label($5, $6, $7, $3), $10, $11, $12] = k
 	if ($17 != "") {
 		skipped[k, $1] = $17
 		nskip++
@@ -56,7 +58,113 @@ function label(call, form, sync, opts,   s) {
 	}
 	if (opts ~ /readdirplus=on/)
 		s = s " (rdplus on)"
+	if (opts ~ /nordirplus/)
+		s = s " (nordirplus)"
 	return s
+}
+
+# --- Time at a delay, measured or estimated -------------------------
+#
+# A delayed ls the run did not measure (over the budget, or not in the
+# matrix) is estimated from what it did: its delay-0 time plus its
+# delay-0 calls times the extra time per call at that delay, the median
+# over the measured pairs (delayed case and its delay-0 twin) of the
+# same file system and kernel. The error of that rule on the measured
+# pairs is reported with it.
+
+function median(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+# The measured pairs: slope[fs, kernel, d] (us per call), npair[...].
+function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v) {
+	for (x in lsk) {
+		split(x, f, SUBSEP)
+		if (f[5] == 0 || !((f[1], f[2], f[3], f[4], 0) in lsk))
+			continue
+		k = lsk[x]
+		k0 = lsk[f[1], f[2], f[3], f[4], 0]
+		for (j = 1; j <= nk; j++) {
+			kern = ks[j]
+			if (calls[k, kern] == "" || calls[k0, kern] == "" ||
+			    calls[k, kern] == 0)
+				continue
+			sk = f[1] SUBSEP kern SUBSEP f[5]
+			n = ++npair[sk]
+			pk[sk, n] = k
+			pk0[sk, n] = k0
+			ps[sk, n] = (wall[k, kern] - wall[k0, kern]) / calls[k, kern]
+		}
+	}
+	for (sk in npair) {
+		n = npair[sk]
+		for (j = 1; j <= n; j++)
+			a[j] = ps[sk, j]
+		slope[sk] = median(a, n)
+		split(sk, f, SUBSEP)
+		# the rule's error on the pairs it came from
+		for (j = 1; j <= n; j++) {
+			v = wall[pk0[sk, j], f[2]] + calls[pk0[sk, j], f[2]] * slope[sk]
+			a[j] = v / wall[pk[sk, j], f[2]] - 1
+			a[j] = a[j] < 0 ? -a[j] : a[j]
+		}
+		perr[sk] = median(a, n)
+		for (j = 1; j <= n; j++)
+			if (a[j] > maxerr[sk])
+				maxerr[sk] = a[j]
+	}
+}
+
+# The estimated time (us) of FS/LABEL/CACHE/N at delay D on KERN, or "".
+function estimate(fs, l, cache, n, d, kern,   k0, sk) {
+	if (!((fs, l, cache, n, 0) in lsk))
+		return ""
+	k0 = lsk[fs, l, cache, n, 0]
+	sk = fs SUBSEP kern SUBSEP d
+	if (calls[k0, kern] == "" || !(sk in slope))
+		return ""
+	used[sk] = 1
+	return wall[k0, kern] + calls[k0, kern] * slope[sk]
+}
+
+# A time cell: measured ms, "≈ms" estimated, or why there is none.
+function tcell(fs, l, cache, n, d, kern,   k, e) {
+	k = (fs, l, cache, n, d) in lsk ? lsk[fs, l, cache, n, d] : ""
+	if (k != "" && calls[k, kern] != "")
+		return ms(wall[k, kern])
+	if (d > 0 && (k == "" || !((k, kern) in failed))) {
+		e = estimate(fs, l, cache, n, d, kern)
+		if (e != "") {
+			nest++
+			return "≈" ms(e)
+		}
+	}
+	return k == "" ? "—" : ccell(k, kern)
+}
+
+# After a table with estimates: how they were made and how good they are.
+function est_note(fs,   sk, f, s, j) {
+	if (!nest)
+		return
+	s = ""
+	for (j = 1; j <= nk; j++)
+		for (sk in used) {
+			split(sk, f, SUBSEP)
+			if (f[1] != fs || f[2] != ks[j])
+				continue
+			s = s (s == "" ? "" : "; ") f[2] " at " f[3] " ms: " \
+			    sprintf("%.1f ms per call from %d pairs, median error %.0f %%, worst %.0f %%", \
+				    slope[sk] / 1000, npair[sk], perr[sk] * 100, maxerr[sk] * 100)
+		}
+	print "\n≈: not measured (over the time budget, or not in the matrix), " \
+	      "estimated: the command's delay-0 time + its delay-0 calls × the " \
+	      "median extra time per call of the measured pairs at that delay " \
+	      "(" s "). The error is the rule's own on those measured pairs."
+	delete used
 }
 
 function diff(a, b) {
@@ -172,6 +280,7 @@ function deep_table(fs,   i, k, f, j, c, any) {
 # The ls rows of one fs and cache, and the N and delays they cover.
 function ls_index(fs, cache,   i, k, f, l) {
 	nrow = 0
+	delete lskey
 	delete rows
 	delete rowseen
 	delete nseen
@@ -234,6 +343,42 @@ function ls_calls_table(fs, cache,   r, i, j, c, k, n) {
 	}
 }
 
+# The headline: per command and N, calls per file and ms per ls at the
+# largest delay, every kernel side by side.
+function ls_glance_table(fs, cache,   r, i, j, c, k, n, d) {
+	ls_index(fs, cache)
+	d = ds[nd]
+	if (!nrow || d == 0)
+		return
+	print "\n### " fs ", " cache ": `ls` at a glance: calls per file, ms per `ls` at " d " ms per request\n"
+	n = 0
+	for (j = 1; j <= nk; j++)
+		hdr[++n] = ks[j] " calls/file"
+	for (j = 2; j <= nk; j++)
+		hdr[++n] = ks[j] " − " base
+	for (j = 1; j <= nk; j++)
+		hdr[++n] = ks[j] " ms"
+	header("command | N", n)
+	nest = 0
+	for (r = 1; r <= nrow; r++)
+		for (i = 1; i <= nn; i++) {
+			k = lskey[rows[r], ns[i], 0]
+			if (k == "")
+				continue
+			c = "| " rows[r] " | " ns[i]
+			for (j = 1; j <= nk; j++)
+				c = c " | " (calls[k, ks[j]] == "" ? ccell(k, ks[j]) : \
+					     per(calls[k, ks[j]], ns[i]))
+			for (j = 2; j <= nk; j++)
+				c = c " | " (calls[k, base] == "" || calls[k, ks[j]] == "" ? "—" : \
+					     sprintf("%+.2f", (calls[k, ks[j]] - calls[k, base]) / ns[i]))
+			for (j = 1; j <= nk; j++)
+				c = c " | " tcell(fs, rows[r], cache, ns[i], d, ks[j])
+			print c " |"
+		}
+	est_note(fs)
+}
+
 function ls_time_table(fs, cache,   r, i, j, d, c, k, n) {
 	ls_index(fs, cache)
 	if (!nrow)
@@ -244,19 +389,17 @@ function ls_time_table(fs, cache,   r, i, j, d, c, k, n) {
 		for (j = 1; j <= nk; j++)
 			hdr[++n] = ds[d] " ms " ks[j]
 	header("command | N", n)
+	nest = 0
 	for (r = 1; r <= nrow; r++)
 		for (i = 1; i <= nn; i++) {
 			c = "| " rows[r] " | " ns[i]
 			for (d = 1; d <= nd; d++)
-				for (j = 1; j <= nk; j++) {
-					k = lskey[rows[r], ns[i], ds[d]]
-					if (k == "" || calls[k, ks[j]] == "")
-						c = c " | " (k == "" ? "—" : ccell(k, ks[j]))
-					else
-						c = c " | " ms(wall[k, ks[j]])
-				}
+				for (j = 1; j <= nk; j++)
+					c = c " | " tcell(fs, rows[r], cache, ns[i],
+							  ds[d], ks[j])
 			print c " |"
 		}
+	est_note(fs)
 	for (r = 1; r <= nrow; r++)
 		plot_time(fs, cache, rows[r], ds[nd])
 }
@@ -381,16 +524,18 @@ function across(k, fmt,   j, s) {
 	return s
 }
 
-# One summary line for a command across N: "N=100: a → b; N=1000: ...".
+# One summary line for a command across N: "N=100: a → b; N=1000: ...",
+# calls per file, or ms at delay D (≈: estimated, as in the tables).
 function ls_line(fs, what, call, form, sync, cache, d, time,   n, k, s) {
 	s = ""
 	for (n = 100; n <= 10000; n *= 10) {
-		k = find(fs, "ls", call, form, sync, "-", "dir", cache, n, d, "")
+		k = find(fs, "ls", call, form, sync, "-", "dir", cache, n, 0, "")
 		if (k == "")
 			continue
 		fmt_n = n
 		s = s (s == "" ? "" : "; ") "N=" n ": " \
-		    (time ? wtimes(k) : across(k, "%.2f"))
+		    (time ? wtimes(fs, label(call, form, sync, ""), cache, n, d) : \
+			    across(k, "%.2f"))
 	}
 	if (s != "")
 		say(sprintf("%-7s %-34s %s", fs, what, s))
@@ -399,6 +544,7 @@ function ls_line(fs, what, call, form, sync, cache, d, time,   n, k, s) {
 function summarize(   fs, i, k) {
 	say(sprintf("%d cases: %d measured, %d skipped by the time budget, %d failed; %s", \
 		    nrun + nskip + nerr, nrun, nskip, nerr, kl))
+	say("(≈: a time estimated from the run's own delay-0 case, see report.md)")
 	for (i = 1; i <= nfs; i++) {
 		fs = fss[i]
 		k = find(fs, "syscall", "statx", "-", "dont", "basic", "deep", "expired", 1, 0, "")
@@ -411,17 +557,16 @@ function summarize(   fs, i, k) {
 		if (k != "") say(sprintf("%-7s %-34s %s", fs, "deep tree DONT_SYNC, 64 files", across(k)))
 		ls_line(fs, "ls -l expired, calls/file", "ls", "long", "as-stat", "expired", 0, 0)
 		ls_line(fs, "GNU ls -l expired, calls/file", "gnu-ls", "long", "as-stat", "expired", 0, 0)
-		ls_line(fs, "GNU ls expired, calls/file", "gnu-ls", "plain", "as-stat", "expired", 0, 0)
 		ls_line(fs, "lsx -l --dont-sync expired, c/file", "lsx", "long", "dont", "expired", 0, 0)
-		ls_line(fs, "ls -l cold at 10 ms/request, ms", "ls", "long", "as-stat", "cold", 10, 1)
-		ls_line(fs, "ls -l expired at 10 ms/req, ms", "ls", "long", "as-stat", "expired", 10, 1)
+		ls_line(fs, "GNU ls -l cold at 10 ms/req, ms", "gnu-ls", "long", "as-stat", "cold", 10, 1)
+		ls_line(fs, "GNU ls -l expired at 10 ms/req, ms", "gnu-ls", "long", "as-stat", "expired", 10, 1)
 	}
 }
 
-function wtimes(k,   j, s) {
+function wtimes(fs, l, cache, n, d,   j, s) {
 	s = ""
 	for (j = 1; j <= nk; j++)
-		s = s (j > 1 ? " → " : "") ms(wall[k, ks[j]])
+		s = s (j > 1 ? " → " : "") tcell(fs, l, cache, n, d, ks[j])
 	return s
 }
 
@@ -437,9 +582,12 @@ END {
 	      "(FUSE: every request but FORGET, BATCH_FORGET, RELEASE, " \
 	      "RELEASEDIR, INTERRUPT; NFSv4: COMPOUNDs; NFSv3: RPCs). " \
 	      "A difference is the later kernel minus " base "."
+	delay_slopes()
 	for (i = 1; i <= nfs; i++) {
 		fs = fss[i]
 		print "\n## " fs
+		ls_glance_table(fs, "cold")
+		ls_glance_table(fs, "expired")
 		ls_calls_table(fs, "cold")
 		ls_calls_table(fs, "warm")
 		ls_calls_table(fs, "expired")

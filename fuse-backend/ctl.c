@@ -10,6 +10,9 @@
  *   reset          zero the counters and the trace; "ok"
  *   trace on|off   start or stop recording the trace; "ok"
  *   dump           the trace, one JSON object per line, then "end"
+ *   delay US       sleep US microseconds before each request from now on
+ *                  (0 to 10000000); "ok".  A benchmark primes the caches
+ *                  at full speed and delays only the call it measures.
  *
  * Anything else gets one line starting with "error: ".
  */
@@ -31,7 +34,7 @@
 
 struct fc_ctl_word {
 	const char *cmd;
-	const char *arg;	/* NULL: the command takes none */
+	const char *arg;	/* NULL: none; "": a number; else that word */
 	enum fc_ctl_op op;
 };
 
@@ -41,6 +44,7 @@ static const struct fc_ctl_word fc_ctl_words[] = {
 	{ "dump", NULL, FC_CTL_DUMP },
 	{ "trace", "on", FC_CTL_TRACE_ON },
 	{ "trace", "off", FC_CTL_TRACE_OFF },
+	{ "delay", "", FC_CTL_DELAY },
 };
 
 /* Split @line into at most two words; false if there are more */
@@ -72,11 +76,50 @@ static bool fc_word_is(const char *w, size_t wl, const char *s)
 	return w && wl == strlen(s) && !memcmp(w, s, wl);
 }
 
+/* A decimal number of at most FC_CTL_DELAY_MAX, without sign or spaces */
+static bool fc_word_uint(const char *w, size_t wl, unsigned int *v)
+{
+	unsigned long n = 0;
+	size_t i;
+
+	if (!w || !wl || wl > 8)
+		return false;
+	for (i = 0; i < wl; i++) {
+		if (w[i] < '0' || w[i] > '9')
+			return false;
+		n = n * 10 + (unsigned long)(w[i] - '0');
+	}
+	if (n > FC_CTL_DELAY_MAX)
+		return false;
+	*v = (unsigned int)n;
+	return true;
+}
+
+static bool fc_ctl_arg_ok(const struct fc_ctl_word *cw, const char *w,
+			  size_t wl, unsigned int *arg)
+{
+	if (!cw->arg)
+		return !w;
+	if (!*cw->arg)
+		return fc_word_uint(w, wl, arg);
+	return fc_word_is(w, wl, cw->arg);
+}
+
+static const char *fc_ctl_usage(const struct fc_ctl_word *cw)
+{
+	if (!cw->arg)
+		return "unexpected argument";
+	if (!*cw->arg)
+		return "usage: delay US (0 to 10000000)";
+	return "usage: trace on|off";
+}
+
 /**
  * fc_ctl_parse() - parse one command line
  * @line: the bytes before the newline, not NUL-terminated
  * @len: their number
  * @op: the command
+ * @arg: its number (delay); untouched for the others
  * @why: on error, what was wrong
  *
  * Words are separated by spaces; a trailing '\r' is tolerated.  Any other
@@ -85,7 +128,7 @@ static bool fc_word_is(const char *w, size_t wl, const char *s)
  * Return: 0, or -EINVAL.
  */
 int fc_ctl_parse(const char *line, size_t len, enum fc_ctl_op *op,
-		 const char **why)
+		 unsigned int *arg, const char **why)
 {
 	const char *w[2];
 	size_t wl[2], i;
@@ -105,23 +148,24 @@ int fc_ctl_parse(const char *line, size_t len, enum fc_ctl_op *op,
 	*why = "too many words";
 	if (!fc_ctl_words2(line, len, w, wl))
 		return -EINVAL;
-	*why = "unknown command (stats, reset, trace on|off, dump)";
+	*why = "unknown command (stats, reset, trace on|off, dump, delay US)";
 	for (i = 0; i < ARRAY_SIZE(fc_ctl_words); i++) {
 		const struct fc_ctl_word *cw = &fc_ctl_words[i];
 
 		if (!fc_word_is(w[0], wl[0], cw->cmd))
 			continue;
-		if (cw->arg ? fc_word_is(w[1], wl[1], cw->arg) : !w[1]) {
+		if (fc_ctl_arg_ok(cw, w[1], wl[1], arg)) {
 			*op = cw->op;
 			*why = NULL;
 			return 0;
 		}
-		*why = cw->arg ? "usage: trace on|off" : "unexpected argument";
+		*why = fc_ctl_usage(cw);
 	}
 	return -EINVAL;
 }
 
-static void fc_ctl_do(struct fc_ctl *c, enum fc_ctl_op op, struct fc_sb *out)
+static void fc_ctl_do(struct fc_ctl *c, enum fc_ctl_op op, unsigned int arg,
+		      struct fc_sb *out)
 {
 	switch (op) {
 	case FC_CTL_STATS:
@@ -138,6 +182,14 @@ static void fc_ctl_do(struct fc_ctl *c, enum fc_ctl_op op, struct fc_sb *out)
 	case FC_CTL_DUMP:
 		fc_trace_dump(c->trace, out);
 		return;
+	case FC_CTL_DELAY:
+		if (!c->delay_us) {
+			fc_sb_printf(out, "error: no delay to set here\n");
+			return;
+		}
+		/* The workers read it once per request */
+		__atomic_store_n(c->delay_us, arg, __ATOMIC_RELAXED);
+		break;
 	}
 	fc_sb_printf(out, "ok\n");
 }
@@ -147,12 +199,13 @@ void fc_ctl_line(struct fc_ctl *c, const char *line, size_t len,
 		 struct fc_sb *out)
 {
 	enum fc_ctl_op op;
+	unsigned int arg = 0;
 	const char *why;
 
-	if (fc_ctl_parse(line, len, &op, &why))
+	if (fc_ctl_parse(line, len, &op, &arg, &why))
 		fc_sb_printf(out, "error: %s\n", why);
 	else
-		fc_ctl_do(c, op, out);
+		fc_ctl_do(c, op, arg, out);
 	if (out->oom) {
 		out->len = 0;
 		out->oom = false;

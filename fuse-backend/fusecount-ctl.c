@@ -3,7 +3,7 @@
  * fusecount-ctl: send one command to a running fusecount's control socket
  * (-o ctl=SOCKET) and print the reply.
  *
- *   fusecount-ctl SOCKET stats|reset|trace on|off|dump
+ *   fusecount-ctl SOCKET stats|reset|trace on|off|dump|delay US
  *
  * Exit status: 0 for a reply, 1 when the socket cannot be reached or the
  * reply is an error or incomplete, 2 for bad usage.
@@ -25,7 +25,7 @@ static const char *prog = "fusecount-ctl";
 
 static int bad_usage(void)
 {
-	fprintf(stderr, "usage: %s SOCKET stats|reset|trace on|off|dump\n",
+	fprintf(stderr, "usage: %s SOCKET stats|reset|trace on|off|dump|delay US\n",
 		prog);
 	return 2;
 }

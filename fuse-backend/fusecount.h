@@ -182,7 +182,10 @@ enum fc_ctl_op {
 	FC_CTL_TRACE_ON,
 	FC_CTL_TRACE_OFF,
 	FC_CTL_DUMP,
+	FC_CTL_DELAY,
 };
+
+#define FC_CTL_DELAY_MAX	10000000	/* us: 10 s, as -o delay_us */
 
 struct fc_ctl {
 	int lfd;		/* listening socket, -1 when closed */
@@ -192,10 +195,11 @@ struct fc_ctl {
 	char path[108];		/* sizeof(sun_path) */
 	struct fc_stats *stats;
 	struct fc_trace *trace;
+	unsigned int *delay_us;	/* set by "delay"; NULL: refused */
 };
 
 int fc_ctl_parse(const char *line, size_t len, enum fc_ctl_op *op,
-		 const char **why);
+		 unsigned int *arg, const char **why);
 void fc_ctl_line(struct fc_ctl *c, const char *line, size_t len,
 		 struct fc_sb *out);
 int fc_ctl_open(struct fc_ctl *c, const char *path, struct fc_stats *stats,
@@ -215,7 +219,7 @@ struct fc_data {
 	double attr_timeout;		/* immutable after startup */
 	double negative_timeout;	/* immutable after startup */
 	enum fc_rdp readdirplus;	/* immutable after startup */
-	unsigned int delay_us;		/* immutable after startup */
+	unsigned int delay_us;		/* atomic: the ctl thread sets it */
 	bool nostatx;			/* immutable after startup */
 	bool debug;			/* immutable after startup */
 	struct fc_itable itable;

@@ -130,6 +130,7 @@ static void fc_delay(struct fuse_session *se, unsigned int us)
 static void fc_loop_dispatch(struct fc_worker *w, size_t len)
 {
 	struct fc_data *d = w->d;
+	unsigned int delay_us;
 
 	/* Splicing is off (see above); a pipe buffer could not be counted */
 	if (w->buf.flags & FUSE_BUF_IS_FD) {
@@ -144,8 +145,9 @@ static void fc_loop_dispatch(struct fc_worker *w, size_t len)
 
 	fc_cur.trace = &d->trace;
 	fc_cur.active = true;
-	if (d->delay_us)
-		fc_delay(w->se, d->delay_us);
+	delay_us = __atomic_load_n(&d->delay_us, __ATOMIC_RELAXED);
+	if (delay_us)
+		fc_delay(w->se, delay_us);
 	/* With nostatx, libfuse answers ENOSYS as a daemon without statx */
 	if (fc_cur.req.opcode == FUSE_STATX && !d->nostatx)
 		fc_statx_handle(d, fuse_session_fd(w->se), w->buf.mem, len);

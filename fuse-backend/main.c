@@ -30,7 +30,6 @@ enum {
 };
 
 #define FC_MAX_THREADS	256
-#define FC_MAX_DELAY_US	10000000	/* 10 s */
 
 /* -o values, kept as strings so that each is checked whole */
 struct fc_config {
@@ -207,7 +206,7 @@ static bool fc_check_options(struct fc_config *cfg, struct fc_settings *set)
 	       fc_parse_secs("negative_timeout", cfg->negative_timeout,
 			     &set->negative_timeout) &&
 	       fc_parse_rdp(cfg->readdirplus, &set->readdirplus) &&
-	       fc_parse_uint("delay_us", cfg->delay_us, 0, FC_MAX_DELAY_US,
+	       fc_parse_uint("delay_us", cfg->delay_us, 0, FC_CTL_DELAY_MAX,
 			     &set->delay_us) &&
 	       fc_parse_uint("threads", cfg->threads, 1, FC_MAX_THREADS,
 			     &set->threads) &&
@@ -293,6 +292,7 @@ static int fc_setup_ctl(struct fc_ctl *ctl, const char *path, struct fc_data *d)
 	int err;
 
 	err = fc_ctl_open(ctl, path, &d->stats, &d->trace);
+	ctl->delay_us = &d->delay_us;
 	if (err == -EADDRINUSE)
 		fprintf(stderr,
 			"fusecount: %s: in use by a running fusecount\n", path);

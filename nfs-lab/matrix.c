@@ -37,6 +37,7 @@ static const char *const options[] = {
 };
 static const char *const ls_calls[] = { "ls", "gnu-ls", "lsx" };
 static const char *const ls_forms[] = { "plain", "long" };
+static const char *const all_forms[] = { "plain", "color", "long", "inode" };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -184,12 +185,18 @@ static void slice_ls(struct matrix *m)
 		     caches[c]);
 }
 
+/*
+ * bench/report's time tables: every form of every command, cold, at
+ * 10 ms per round trip on 100 entries; GNU ls (the ls people run), lsx
+ * and busybox ls -l on 1000; GNU ls at 1 ms. A listing at 10 ms must
+ * not outlive its attribute timeout: actimeo=5 for N=100 (about 100
+ * round trips), 60 beyond.
+ */
 static void slice_delay(struct matrix *m)
 {
 	const char *const ls[] = { "ls", "gnu-ls" };
-	unsigned int i, c;
+	unsigned int i, f, c;
 
-	/* actimeo=5: 100 round trips of 10 ms must not outlive it */
 	fprintf(m->f, "# netem: 10 ms more per round trip\n");
 	for (c = 0; c <= 2; c += 2) {
 		emit(m,
@@ -202,6 +209,49 @@ static void slice_delay(struct matrix *m)
 			     "delay=10 opts=actimeo=5",
 			     ls[i], caches[c]);
 	}
+	for (i = 0; i < N(ls_calls); i++)
+		for (f = 0; f < N(all_forms); f++)
+			emit(m,
+			     "workload=ls call=%s form=%s n=100 cache=cold "
+			     "delay=10 opts=actimeo=5",
+			     ls_calls[i], all_forms[f]);
+	for (f = 0; f < N(all_forms); f++) {
+		emit(m,
+		     "workload=ls call=gnu-ls form=%s n=1000 cache=cold "
+		     "delay=10 opts=actimeo=60",
+		     all_forms[f]);
+		emit(m,
+		     "workload=ls call=gnu-ls form=%s n=1000 cache=cold "
+		     "delay=1 opts=actimeo=60",
+		     all_forms[f]);
+	}
+	emit(m, "workload=ls call=ls form=long n=1000 cache=cold delay=10 "
+		"opts=actimeo=60");
+	emit(m, "workload=ls call=lsx form=long n=1000 cache=cold delay=10 "
+		"opts=actimeo=60");
+}
+
+/*
+ * Large directories, cold: every form at N=1000, and GNU ls's four at
+ * N=10000 (a cold ls -l of 10000 entries is some 2600 round trips and
+ * 15 s under TCG; actimeo=60 keeps its attributes valid throughout).
+ */
+static void slice_large(struct matrix *m)
+{
+	unsigned int i, f;
+
+	fprintf(m->f, "# large directories, cold\n");
+	for (i = 0; i < N(ls_calls); i++)
+		for (f = 0; f < N(all_forms); f++)
+			emit(m,
+			     "workload=ls call=%s form=%s n=1000 cache=cold "
+			     "opts=actimeo=5",
+			     ls_calls[i], all_forms[f]);
+	for (f = 0; f < N(all_forms); f++)
+		emit(m,
+		     "workload=ls call=gnu-ls form=%s n=10000 cache=cold "
+		     "opts=actimeo=60",
+		     all_forms[f]);
 }
 
 static void matrix_quick(struct matrix *m)
@@ -254,6 +304,7 @@ int matrix_print(FILE *f, const char *name)
 	slice_objects(&m);
 	slice_options(&m);
 	slice_ls(&m);
+	slice_large(&m);
 	slice_delay(&m);
 	return 0;
 }

@@ -31,14 +31,19 @@ ok() {
 keys='[.fs, .mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms] | tostring'
 count() { jq -s "[.[] | select($2)] | length" "$1"; }
 
-echo "1..11"
+echo "1..13"
 ok 'jq -e "type == \"object\"" "$tmp/full"' "every line is a JSON object"
 ok '[ "$(jq -r "$keys" "$tmp/full" | sort | uniq -d | wc -l)" = 0 ]' \
 	"no two cases share their keys"
 ok '[ -z "$(jq -r "$keys" "$tmp/quick" | sort | comm -23 - "$(jq -r "$keys" "$tmp/full" | sort >"$tmp/fk"; echo "$tmp/fk")")" ]' \
 	"the quick plan is a subset of the full one"
-ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and (.mount_opts | test(\"readdirplus=auto\"))")" = $((3 * 3 * 16)) ]' \
-	"full: 3 N x 3 cache states x 16 commands at delay 0"
+ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and .n <= 1000 and (.mount_opts | test(\"readdirplus=auto\"))")" = $((2 * 3 * 16)) ]' \
+	"full: N=100 and 1000 x 3 cache states x 16 commands at delay 0"
+ok '[ "$(jq -r "select(.workload == \"ls\" and .n == 10000) | [.call, .form, .sync] | join(\" \")" "$tmp/full" | sort -u | tr "\n" ,)" = "gnu-ls color as-stat,gnu-ls inode as-stat,gnu-ls long as-stat,gnu-ls plain as-stat,ls long as-stat,lsx long as-stat,lsx long dont," ] &&
+	[ "$(count "$tmp/full" ".n == 10000 and .delay_ms == 0")" = 14 ]' \
+	"full, N=10000: GNU ls in every form, busybox ls -l, lsx -l (both syncs), cold and expired"
+ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 10")" = "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and .cache != \"warm\" and (.mount_opts | test(\"readdirplus=auto\"))")" ]' \
+	"full: every cold and expired listing again at 10 ms"
 ok '[ "$(jq -r "select(.workload == \"ls\") | .n" "$tmp/full" | sort -un | tr "\n" " ")" = "100 1000 10000 " ]' \
 	"full: N = 100, 1000, 10000"
 ok '[ "$(count "$tmp/full" ".workload == \"syscall\"")" = $(( (3 + 3 * 5) * 4 * 4 )) ]' \

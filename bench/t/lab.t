@@ -51,6 +51,7 @@ while [ $# -gt 0 ]; do
 done
 echo "nfs-lab: $k NFS$vs"
 [ -z "${SLOW:-}" ] || { echo $$ >"$SLOW"; sleep 300; }
+[ -z "${LANES:-}" ] || { echo "start $k$vs" >>"$LANES"; sleep 1; echo "end $k$vs" >>"$LANES"; }
 sep=""
 {
 	printf '{"schema":1,"kernels":{"%s":{"release":"6.1-%s"}},"cases":[' $k $k
@@ -67,7 +68,7 @@ STUB
 chmod +x "$tmp/nfs-run"
 export NFS_LAB_RUN=$tmp/nfs-run
 
-echo "1..10"
+echo "1..13"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -77,12 +78,26 @@ ok '[ "$(jq -r ".kernels.patched.release" "$tmp/r/results.json")" = 6.1-patched 
 	"kernel releases from the NFS documents"
 ok 'jq -e ".schema == 1 and (.started | test(\"^[0-9-]+T[0-9:]+Z$\"))" "$tmp/r/results.json"' \
 	"schema 1 and an ISO 8601 start"
-ok 'grep -q "\[2/2\].*NFS on patched done" "$tmp/err" && grep -q "  | nfs-lab: patched NFS 3 4.2" "$tmp/err"' \
-	"progress and the NFS run's own output on stderr"
+ok 'grep -q "nfs4.2 \[2/2\].*NFS 4.2 on patched done" "$tmp/err" && grep -q "  | nfs-lab: patched NFS 3" "$tmp/err"' \
+	"progress per lane and the NFS run's own output on stderr"
 ok '[ ! -e "$tmp/r/results.json.tmp" ]' "no temporary file left"
 rc=0
 "$lab" --kernels newest --out "$tmp/x" 2>"$tmp/err" || rc=$?
 ok '[ $rc = 2 ] && grep -q "unknown kernel newest" "$tmp/err"' "an unknown kernel: exit 2"
+rc=0
+"$lab" --jobs 0 --out "$tmp/x" 2>"$tmp/err" || rc=$?
+ok '[ $rc = 2 ] && grep -q "jobs takes 1 to 9" "$tmp/err"' "--jobs 0: exit 2"
+
+# Lanes: --jobs 2 runs nfs3 and nfs4.2 side by side, --jobs 1 in turn.
+LANES=$tmp/par "$lab" --kernels stock --fs nfs3,nfs4.2 --jobs 2 \
+	--out "$tmp/p" --no-report 2>"$tmp/err"
+LANES=$tmp/ser "$lab" --kernels stock --fs nfs3,nfs4.2 --jobs 1 \
+	--out "$tmp/s" --no-report 2>"$tmp/err"
+ok '[ "$(cut -d" " -f1 "$tmp/par" | tr "\n" " ")" = "start start end end " ]' \
+	"--jobs 2: both NFS versions run at once"
+ok '[ "$(cut -d" " -f1 "$tmp/ser" | tr "\n" " ")" = "start end start end " ] &&
+	[ "$(jq -c .cases "$tmp/p/results.json")" = "$(jq -c .cases "$tmp/s/results.json")" ]' \
+	"--jobs 1: one after the other, the same cases in the same order"
 
 # Interrupted while the stand-in hangs: nothing left behind.
 SLOW=$tmp/slow.pid "$lab" --kernels stock --fs nfs4.2 --out "$tmp/i" --no-report 2>"$tmp/err" &

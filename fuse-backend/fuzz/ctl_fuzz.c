@@ -15,7 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct fc_stats stats;
 static struct fc_trace trace;
-static struct fc_ctl ctl = { .stats = &stats, .trace = &trace };
+static unsigned int delay_us;
+static struct fc_ctl ctl = { .stats = &stats, .trace = &trace,
+			     .delay_us = &delay_us };
 
 static void fill(void)
 {
@@ -45,12 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *line = (const char *)data, *why = NULL;
 	enum fc_ctl_op op;
+	unsigned int arg = 0;
 	struct fc_sb out;
 	int err;
 
-	err = fc_ctl_parse(line, size, &op, &why);
+	err = fc_ctl_parse(line, size, &op, &arg, &why);
 	if (err ? err != -EINVAL || !why : why || size > FC_CTL_LINE_MAX ||
-		  memchr(line, '\0', size))
+		  memchr(line, '\0', size) || arg > FC_CTL_DELAY_MAX)
 		__builtin_trap();
 
 	fc_sb_init(&out);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The control protocol: the parser takes the five commands and refuses
+ * The control protocol: the parser takes the six commands and refuses
  * everything else (unknown words, overlong lines, NUL and other bytes),
  * and a real socket served by the ctl thread in this process answers
  * stats (valid JSON, checked with jq when installed), reset and dump.
@@ -23,23 +23,36 @@
 
 static struct fc_stats stats;
 static struct fc_trace trace;
+static unsigned int delay_us;
 static char dir[] = "/tmp/fc-ctl-XXXXXX";
 
 static bool parses(const char *line, size_t len, enum fc_ctl_op want)
 {
 	enum fc_ctl_op op;
+	unsigned int arg = 0;
 	const char *why;
 
-	return fc_ctl_parse(line, len, &op, &why) == 0 && op == want &&
+	return fc_ctl_parse(line, len, &op, &arg, &why) == 0 && op == want &&
 	       !why;
+}
+
+static bool delay_parses(const char *line, unsigned int want)
+{
+	enum fc_ctl_op op;
+	unsigned int arg = 12345;
+	const char *why;
+
+	return fc_ctl_parse(line, strlen(line), &op, &arg, &why) == 0 &&
+	       op == FC_CTL_DELAY && arg == want;
 }
 
 static bool refused(const char *line, size_t len, const char *want_why)
 {
 	enum fc_ctl_op op;
+	unsigned int arg;
 	const char *why = NULL;
 
-	if (fc_ctl_parse(line, len, &op, &why) != -EINVAL || !why)
+	if (fc_ctl_parse(line, len, &op, &arg, &why) != -EINVAL || !why)
 		return false;
 	return !want_why || !strncmp(why, want_why, strlen(want_why));
 }
@@ -64,6 +77,14 @@ static void test_parse(void)
 	ok(R("sta\0ts", "invalid byte") && R("stats\0", "invalid byte") &&
 	   R("stats\t", "invalid byte") && R("st\xffts", "invalid byte") &&
 	   R("st\nats", "invalid byte"), "NUL and other bytes are refused");
+	ok(delay_parses("delay 0", 0) && delay_parses("delay 10000", 10000) &&
+	   delay_parses("delay 10000000", 10000000) &&
+	   delay_parses("delay 007", 7), "delay takes 0 to 10000000 us");
+	ok(R("delay", "usage: delay") && R("delay -1", "usage: delay") &&
+	   R("delay 10000001", "usage: delay") &&
+	   R("delay 99999999999", "usage: delay") &&
+	   R("delay 1ms", "usage: delay") && R("delay 1 2", "too many"),
+	   "delay refuses a missing, signed, too large or unit number");
 
 	memset(line, ' ', sizeof(line));
 	memcpy(line, "stats", 5);
@@ -85,6 +106,16 @@ static void test_line(struct fc_ctl *c)
 	ok(sb.buf && !strncmp(sb.buf, "error: unknown command", 22) &&
 	   sb.buf[sb.len - 1] == '\n' && !strchr(sb.buf, '\n')[1],
 	   "garbage: one error line");
+	sb.len = 0;
+	c->delay_us = NULL;
+	fc_ctl_line(c, "delay 5", 7, &sb);
+	ok(sb.buf && !strcmp(sb.buf, "error: no delay to set here\n"),
+	   "delay without a daemon's setting: an error");
+	sb.len = 0;
+	c->delay_us = &delay_us;
+	fc_ctl_line(c, "delay 2500", 10, &sb);
+	ok(sb.buf && !strcmp(sb.buf, "ok\n") && delay_us == 2500,
+	   "delay 2500: ok, the setting is 2500 us");
 	fc_sb_free(&sb);
 }
 
@@ -300,7 +331,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
 		return serve(argv[2]);
 
-	plan(25);
+	plan(29);
 	test_parse();
 	if (!mkdtemp(dir) || fc_trace_init(&trace))
 		skip_all("no temporary directory");
