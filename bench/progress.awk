@@ -3,9 +3,10 @@
 # the rest to stderr; at most once a second "LANE [case k/N] elapsed,
 # ETA" on stderr. The ETA of the fuse lane weighs each case of PLAN
 # (fusebench --plan, the order the guest reports in) by a guess of its
-# cost in seconds (weight()). An NFS run (capture=0) is one case of
-# weight NFSW. At the end it prints the number of cases seen and the
-# weight done so far.
+# cost in seconds (weight()). An NFS run (capture=0) counts as one case
+# of weight NFSW; while it runs, its table rows show as "[row r/R]" (R:
+# the cases its "nfs-lab: NFS V: R cases" line announced, per kernel).
+# At the end it prints the number of cases seen and the weight done.
 function num(k) {
 	if (!match($0, "\"" k "\":[0-9]+"))
 		return 0
@@ -66,6 +67,26 @@ capture && /^\{.*"workload":/ {
 	       field("fs"), field("workload"), field("call"),
 	       field("form") == "" ? field("object") : field("form"),
 	       field("cache"), field("n"), field("delay_ms") >"/dev/stderr"
+	next
+}
+
+!capture && /^nfs-lab: NFS [0-9.]+: [0-9]+ cases/ {
+	per = $4 + 0
+}
+
+# An NFS case's table row: "KERNEL nfsV opts call ... calls ..."
+!capture && per && $1 ~ /^(stock|patched|optin)$/ && $2 ~ /^nfs/ {
+	print "  | " $0 >"/dev/stderr"
+	rows++
+	t = now()
+	if (t == last)
+		next
+	last = t
+	el = t - t0
+	d = done0 * per + rows
+	printf "lab: %s [row %d/%d] %s elapsed, ETA %s: %s\n", lane, d,
+	       nk * per, hms(el), hms(el * (nk * per - d) / d),
+	       what >"/dev/stderr"
 	next
 }
 

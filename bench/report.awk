@@ -256,19 +256,19 @@ function deep_table(fs,   i, k, f, j, c, any) {
 	}
 	if (!any)
 		return
-	print "\n### " fs ": deep path, statx of every file, all expired\n"
+	print "\n### " fs ": deep tree, statx of every file by its full path\n"
 	for (j = 1; j <= nk; j++) {
 		hdr[3 * j - 2] = ks[j] " calls"
 		hdr[3 * j - 1] = "per file"
 		hdr[3 * j] = "ms"
 	}
-	header("mount | sync | files", 3 * nk)
+	header("mount | sync | cache | files", 3 * nk)
 	for (i = 1; i <= ncase; i++) {
 		k = order[i]
 		split(k, f, SUBSEP)
 		if (f[1] != fs || f[3] != "deep")
 			continue
-		c = "| " f[2] " | " f[6] " | " f[10]
+		c = "| " f[2] " | " f[6] " | " f[9] " | " f[10]
 		for (j = 1; j <= nk; j++)
 			c = c " | " ccell(k, ks[j]) " | " \
 			    per(calls[k, ks[j]], f[10]) " | " \
@@ -555,7 +555,6 @@ function summarize(   fs, i, k) {
 		if (k != "") say(sprintf("%-7s %-34s %s", fs, "statx type,ino of a file, expired", across(k)))
 		k = find(fs, "deep", "statx", "-", "dont", "basic", "deep", "expired", 64, 0, "")
 		if (k != "") say(sprintf("%-7s %-34s %s", fs, "deep tree DONT_SYNC, 64 files", across(k)))
-		ls_line(fs, "ls -l expired, calls/file", "ls", "long", "as-stat", "expired", 0, 0)
 		ls_line(fs, "GNU ls -l expired, calls/file", "gnu-ls", "long", "as-stat", "expired", 0, 0)
 		ls_line(fs, "lsx -l --dont-sync expired, c/file", "lsx", "long", "dont", "expired", 0, 0)
 		ls_line(fs, "GNU ls -l cold at 10 ms/req, ms", "gnu-ls", "long", "as-stat", "cold", 10, 1)

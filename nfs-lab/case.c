@@ -27,15 +27,17 @@ struct case_key {
 
 #define SYSCALL (1u << W_SYSCALL)
 #define LS (1u << W_LS)
-#define ALL_WORKLOADS ((1u << W_SYSCALL) | (1u << W_LS) | (1u << W_CMD))
+#define DEEP (1u << W_DEEP)
+#define ALL_WORKLOADS (SYSCALL | LS | (1u << W_CMD) | DEEP)
 #define STR(f) offsetof(struct lab_case, f), sizeof(((struct lab_case *)0)->f)
 #define NUM(f, max) offsetof(struct lab_case, f), (max)
 
 static const struct case_key case_keys[] = {
-	{ "workload", K_WORD, 0, 0, "syscall|ls|cmd", ALL_WORKLOADS },
+	{ "workload", K_WORD, 0, 0, "syscall|ls|cmd|deep", ALL_WORKLOADS },
 	{ "call", K_WORD, STR(call), "stat|lstat|fstatat|statx|ls|gnu-ls|lsx",
 	  SYSCALL | LS },
-	{ "sync", K_WORD, STR(sync), "as-stat|dont|force", SYSCALL | LS },
+	{ "sync", K_WORD, STR(sync), "as-stat|dont|force",
+	  SYSCALL | LS | DEEP },
 	{ "mask", K_MASK, STR(mask), NULL, SYSCALL },
 	{ "object", K_WORD, STR(object), "file|dir|symlink|deep|deeper",
 	  SYSCALL },
@@ -136,9 +138,10 @@ static int case_set(struct lab_case *k, const struct case_key *ck,
 		if (!case_word_ok(v, ck->values))
 			return -EINVAL;
 		if (!strcmp(ck->key, "workload")) {
-			k->workload = !strcmp(v, "ls")	? W_LS :
-				      !strcmp(v, "cmd") ? W_CMD :
-							  W_SYSCALL;
+			k->workload = !strcmp(v, "ls")	 ? W_LS :
+				      !strcmp(v, "cmd")	 ? W_CMD :
+				      !strcmp(v, "deep") ? W_DEEP :
+							   W_SYSCALL;
 			return 0;
 		}
 		break;
@@ -204,6 +207,10 @@ static const char *case_check(const struct lab_case *k, unsigned int seen)
 	switch (k->workload) {
 	case W_CMD:
 		return k->cmd[0] ? NULL : "workload=cmd without cmd=";
+	case W_DEEP:
+		return strcmp(k->cache, "changed") ?
+			       NULL :
+			       "workload=deep takes cache=cold, warm or expired";
 	case W_LS:
 		if (!case_word_ok(k->call, "ls|gnu-ls|lsx"))
 			return "workload=ls takes call=ls, gnu-ls or lsx";
@@ -284,6 +291,14 @@ int case_parse(const char *line, struct lab_case *k, char *err, size_t errlen)
 			strcpy(k->form, "long");
 		strcpy(k->object, "dir");
 	}
+	/* statx, basic mask, of every file of the deep tree */
+	if (k->workload == W_DEEP) {
+		strcpy(k->call, "statx");
+		strcpy(k->mask, "basic");
+		k->mask_bits = STATX_BASIC_STATS;
+		strcpy(k->object, "deep");
+		k->n = LAB_DEEP_N;
+	}
 	why = case_check(k, seen);
 	if (why) {
 		snprintf(err, errlen, "%s", why);
@@ -295,12 +310,14 @@ int case_parse(const char *line, struct lab_case *k, char *err, size_t errlen)
 /*
  * The object's path below the case's mount: file, dir and symlink sit in
  * its root; deep is the reference path d1/d2/file, deeper one level down;
- * ls lists ls/.
+ * ls lists ls/; the deep workload walks tree/.
  */
 const char *case_object_path(const struct lab_case *k)
 {
 	if (k->workload == W_LS)
 		return "ls";
+	if (k->workload == W_DEEP)
+		return "tree";
 	if (!strcmp(k->object, "file"))
 		return "file";
 	if (!strcmp(k->object, "dir"))

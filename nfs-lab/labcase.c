@@ -378,12 +378,39 @@ static void lc_exec(struct lc_ctx *c, struct lc_result *res)
 					  128 + WTERMSIG(status);
 }
 
+/*
+ * statx of every file of the deep tree, leaf by leaf, each by its full
+ * path (a build tool's or git status's walk), timed; the first error.
+ */
+static void lc_deep_walk(struct lc_ctx *c, struct lc_result *res, int flags)
+{
+	char root[96], leaf[160], path[176];
+	struct statx stx;
+	unsigned int l, f;
+	long long t0;
+
+	snprintf(root, sizeof(root), "%s/%s", c->mnt, case_object_path(c->k));
+	t0 = lc_now_us();
+	for (l = 0; l < LAB_DEEP_LEAVES; l++) {
+		lab_deep_leaf(leaf, sizeof(leaf), root, l);
+		for (f = 0; f < LAB_DEEP_FILES; f++) {
+			snprintf(path, sizeof(path), "%s/f%u", leaf, f);
+			if (syscall(SYS_statx, AT_FDCWD, path, flags,
+				    STATX_BASIC_STATS, &stx) && !res->err)
+				res->err = errno;
+		}
+	}
+	res->wall_us = lc_now_us() - t0;
+}
+
 static void lc_measure(struct lc_ctx *c, struct lc_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	res->seen = -1;
 	if (c->k->workload == W_SYSCALL)
 		lc_call(c, res);
+	else if (c->k->workload == W_DEEP)
+		lc_deep_walk(c, res, lc_statx_flags(c->k));
 	else
 		lc_exec(c, res);
 }
@@ -396,6 +423,14 @@ static void lc_warm_up(struct lc_ctx *c)
 	struct stat st;
 	bool nofollow = k->nofollow || !strcmp(k->call, "lstat");
 
+	if (k->workload == W_DEEP) {
+		memset(&res, 0, sizeof(res));
+		lc_deep_walk(c, &res, 0);
+		if (res.err)
+			lc_die(k, "warm-up walk of %s/tree: %s", c->mnt,
+			       strerror(res.err));
+		return;
+	}
 	if (k->workload != W_SYSCALL) {
 		lc_measure(c, &res);
 		return;
@@ -454,7 +489,9 @@ static void lc_setup(struct lc_ctx *c)
 	snprintf(c->path, sizeof(c->path), "%s/%s", c->mnt,
 		 case_object_path(k));
 	lc_ctl_must(k, "mktree %s", c->dir);
-	if (k->workload != W_SYSCALL)
+	if (k->workload == W_DEEP)
+		lc_ctl_must(k, "mkdeep %s/tree", c->dir);
+	else if (k->workload != W_SYSCALL)
 		lc_ctl_must(k, "mkfiles %s/ls %u", c->dir, k->n);
 	snprintf(src, sizeof(src), "%s/%s", LAB_EXPORT, c->dir);
 	err = lc_mount(c->run, src, c->mnt, k->opts);

@@ -16,7 +16,7 @@
 
 #include "lab.h"
 
-enum case_workload { W_SYSCALL, W_LS, W_CMD };
+enum case_workload { W_SYSCALL, W_LS, W_CMD, W_DEEP };
 
 struct lab_case {
 	unsigned int id;
@@ -31,7 +31,7 @@ struct lab_case {
 	bool nofollow; /* AT_SYMLINK_NOFOLLOW (fstatat, statx) */
 	unsigned int delay_ms; /* netem on the server's link */
 	unsigned int expire_ms; /* wait for "expired"; 0: from opts */
-	unsigned int n; /* ls: entries in the directory */
+	unsigned int n; /* ls: entries in the directory; deep: files */
 	char form[64]; /* ls: its arguments, ',' between them */
 	char cmd[256]; /* cmd: a sh -c command */
 };

@@ -14,6 +14,8 @@
  *                         d1/d2/d3/file}
  *   mkfiles DIR N         DIR with N entries e00000..: file, dir,
  *                         symlink, executable, in turn
+ *   mkdeep DIR            DIR/a?/b?/c?/d?/f0..f3: 64 files 4 levels
+ *                         down (lab.h)
  *   chmod MODE PATH       octal MODE, not through a symlink
  *   touch PATH            times set to now (a symlink itself)
  *   write PATH            append "data\n", creating PATH
@@ -281,6 +283,45 @@ static int ctl_mkfiles(struct labctl *c, char **argv, struct lab_buf *out)
 	return err;
 }
 
+/* Every directory on the way to @path (relative to @dfd), then @path. */
+static int ctl_mkdirs(int dfd, char *path)
+{
+	char *s;
+
+	for (s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdirat(dfd, path, 0755) && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	return mkdirat(dfd, path, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+static int ctl_mkdeep(struct labctl *c, char **argv, struct lab_buf *out)
+{
+	struct ctl_entry e = { NULL, 'f', 0644, "data\n" };
+	char leaf[64], file[80];
+	unsigned int l, f;
+	int dfd, err = 0;
+
+	dfd = ctl_mkdir(c, argv[0]);
+	if (dfd < 0)
+		return ctl_fail(out, dfd, "mkdir", argv[0]);
+	for (l = 0; !err && l < LAB_DEEP_LEAVES; l++) {
+		lab_deep_leaf(leaf, sizeof(leaf), ".", l);
+		err = ctl_mkdirs(dfd, leaf + 2);
+		for (f = 0; !err && f < LAB_DEEP_FILES; f++) {
+			snprintf(file, sizeof(file), "%s/f%u", leaf + 2, f);
+			e.path = file;
+			err = ctl_create(dfd, &e);
+		}
+		if (err)
+			ctl_fail(out, err, "create", leaf + 2);
+	}
+	close(dfd);
+	return err;
+}
+
 static int ctl_chmod(struct labctl *c, char **argv, struct lab_buf *out)
 {
 	unsigned int mode;
@@ -457,6 +498,7 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "counters", 0, 0, ctl_counters },
 	{ "mktree", 1, 0, ctl_mktree },
 	{ "mkfiles", 2, 0x2, ctl_mkfiles },
+	{ "mkdeep", 1, 0, ctl_mkdeep },
 	{ "chmod", 2, 0x1, ctl_chmod },
 	{ "touch", 1, 0, ctl_touch },
 	{ "write", 1, 0, ctl_write },

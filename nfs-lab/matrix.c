@@ -254,6 +254,21 @@ static void slice_large(struct matrix *m)
 		     all_forms[f]);
 }
 
+/*
+ * A build tool's or git status's walk: statx of all 64 files of a tree
+ * four directories deep, each by its full path; as-stat and DONT_SYNC.
+ */
+static void slice_deep(struct matrix *m)
+{
+	unsigned int s, c;
+
+	fprintf(m->f, "# deep tree: statx of 64 files 4 levels down\n");
+	for (s = 0; s < 2; s++)
+		for (c = 0; c <= 2; c++)
+			emit(m, "workload=deep sync=%s cache=%s", syncs[s],
+			     caches[c]);
+}
+
 static void matrix_quick(struct matrix *m)
 {
 	unsigned int s;
@@ -277,6 +292,7 @@ static void matrix_quick(struct matrix *m)
 	emit(m, "call=statx sync=force mask=all object=deep cache=warm");
 	emit(m, "workload=ls call=gnu-ls form=long n=100 cache=cold");
 	emit(m, "workload=ls call=ls form=long n=100 cache=expired");
+	emit(m, "workload=deep sync=dont cache=expired");
 }
 
 /**
@@ -305,6 +321,7 @@ int matrix_print(FILE *f, const char *name)
 	slice_options(&m);
 	slice_ls(&m);
 	slice_large(&m);
+	slice_deep(&m);
 	slice_delay(&m);
 	return 0;
 }

@@ -86,9 +86,10 @@ static void report_what(struct lab_buf *j, struct lab_buf *what,
 			const struct lab_case *k)
 {
 	buf_printf(j, "\"workload\":\"%s\",",
-		   k->workload == W_LS	? "ls" :
-		   k->workload == W_CMD ? "cmd" :
-					  "syscall");
+		   k->workload == W_LS	 ? "ls" :
+		   k->workload == W_CMD	 ? "cmd" :
+		   k->workload == W_DEEP ? "deep" :
+					   "syscall");
 	if (k->workload == W_CMD) {
 		buf_printf(j, "\"cmd\":");
 		buf_json_str(j, k->cmd);
@@ -100,7 +101,7 @@ static void report_what(struct lab_buf *j, struct lab_buf *what,
 	if (k->workload == W_LS)
 		buf_printf(j, "\"form\":\"%s\",", k->form);
 	buf_printf(j, "\"sync\":\"%s\",", k->sync);
-	if (k->workload == W_SYSCALL) {
+	if (k->workload == W_SYSCALL || k->workload == W_DEEP) {
 		buf_printf(j, "\"mask\":");
 		buf_json_str(j, k->mask);
 		buf_printf(j, ",");
@@ -115,6 +116,11 @@ static void report_what(struct lab_buf *j, struct lab_buf *what,
 			   strcmp(k->sync, "dont") ? "" : " dont");
 		return;
 	}
+	if (k->workload == W_DEEP) {
+		buf_printf(j, "\"n\":%u,", k->n);
+		buf_printf(what, "tree of %u/%s", k->n, k->sync);
+		return;
+	}
 	buf_printf(what, "%s", k->call);
 	if (!strcmp(k->call, "statx"))
 		buf_printf(what, "/%s/%s", k->sync, k->mask);
@@ -125,7 +131,7 @@ static void report_what(struct lab_buf *j, struct lab_buf *what,
 static void report_result(struct lab_buf *j, const struct lab_case *k,
 			  const struct lc_result *res)
 {
-	if (k->workload != W_SYSCALL) {
+	if (k->workload == W_LS || k->workload == W_CMD) {
 		buf_printf(j, "\"status\":%d,", res->status);
 		return;
 	}
@@ -134,6 +140,8 @@ static void report_result(struct lab_buf *j, const struct lab_case *k,
 			   strerrorname_np(res->err) ?: "?");
 		return;
 	}
+	if (k->workload == W_DEEP)
+		return;
 	if (res->statx)
 		buf_printf(j, "\"result_mask\":\"0x%x\",\"btime\":%s,",
 			   res->stx.stx_mask,

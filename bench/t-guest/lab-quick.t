@@ -29,7 +29,7 @@ is() {
 }
 
 res=$lab_tmp/res
-echo "1..40"
+echo "1..47"
 rc=0
 "$lab_top/bench/lab" --quick --out "$res" >"$lab_tmp/summary" 2>"$lab_tmp/log" || rc=$?
 is $rc 0 "bench/lab --quick"
@@ -118,11 +118,20 @@ is "$(grep -c 'statx DONT_SYNC d1/d2/f, expired *3 → 0 → 0$' "$lab_tmp/summa
 	"the summary says so too"
 is "$(ls "$res/plots" | grep -c -- "-fuse-.*\.svg$")" 5 "five FUSE plots: calls cold, warm, expired; time cold, expired"
 is "$(jq '[.cases[] | select(.error)] | length' "$r")" 0 "no case failed"
-if [ -x "$lab_top/nfs-lab/run" ]; then
-	is "$(jq '[.cases[] | select(.fs == "nfs3" or .fs == "nfs4.2")] | length > 0' "$r")" true \
-		"NFS cases from nfs-lab/run"
-else
-	n=$((n + 1))
-	echo "ok $n # SKIP nfs-lab/run not there yet"
-fi
+is "$(jq '[.cases[] | select(.fs == "nfs3" or .fs == "nfs4.2")] | length > 0' "$r")" true \
+	"NFS cases from nfs-lab/run"
+# nfs-lab/t/roundtrips.sh case 16: statx DONT_SYNC of the 64 files of
+# the deep tree, expired: a GETATTR per directory (32), none with the
+# opt-in.
+for fs in nfs3 nfs4.2; do
+	for k in stock patched optin; do
+		is "$(jq --arg fs $fs --arg k $k '[.cases[] | select(.fs == $fs and
+			.kernel == $k and .workload == "deep" and .sync == "dont" and
+			.cache == "expired") | .calls] | join(",")' -r "$r")" \
+			"$([ $k = optin ] && echo 0 || echo 32)" \
+			"$fs $k: deep tree DONT_SYNC, expired: $([ $k = optin ] && echo 0 || echo 32) calls"
+	done
+done
+is "$(grep -c '^nfs4.2  deep tree DONT_SYNC, 64 files *32 → 32 → 0$' "$lab_tmp/summary")" 1 \
+	"the summary has the NFS deep tree"
 exit $failed

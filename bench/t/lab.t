@@ -50,6 +50,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 echo "nfs-lab: $k NFS$vs"
+echo "nfs-lab: NFS$vs: 1 cases"
+echo "$k nfs${vs# } vers=${vs# } statx/dont/basic deep expired 0 3 3 0 10"
 [ -z "${SLOW:-}" ] || { echo $$ >"$SLOW"; sleep 300; }
 [ -z "${LANES:-}" ] || { echo "start $k$vs" >>"$LANES"; sleep 1; echo "end $k$vs" >>"$LANES"; }
 sep=""
@@ -68,7 +70,7 @@ STUB
 chmod +x "$tmp/nfs-run"
 export NFS_LAB_RUN=$tmp/nfs-run
 
-echo "1..13"
+echo "1..14"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -80,6 +82,9 @@ ok 'jq -e ".schema == 1 and (.started | test(\"^[0-9-]+T[0-9:]+Z$\"))" "$tmp/r/r
 	"schema 1 and an ISO 8601 start"
 ok 'grep -q "nfs4.2 \[2/2\].*NFS 4.2 on patched done" "$tmp/err" && grep -q "  | nfs-lab: patched NFS 3" "$tmp/err"' \
 	"progress per lane and the NFS run's own output on stderr"
+ok 'grep -q "lab: nfs3 \[row 2/2\] .*NFS 3 on patched" "$tmp/err" &&
+	grep -q "  | patched nfs3 vers=3 statx" "$tmp/err"' \
+	"an NFS run's table rows count as its cases, over every kernel"
 ok '[ ! -e "$tmp/r/results.json.tmp" ]' "no temporary file left"
 rc=0
 "$lab" --kernels newest --out "$tmp/x" 2>"$tmp/err" || rc=$?

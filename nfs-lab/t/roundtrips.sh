@@ -12,7 +12,7 @@
 # nfs.statx_cached_access opt-in).
 
 lab_kernel "$nl_t_kernel"
-nl_t_run 52 --kernel "$nl_t_kernel" --vers 4.2 --vers 3 <<'CASES'
+nl_t_run 66 --kernel "$nl_t_kernel" --vers 4.2 --vers 3 <<'CASES'
 call=stat object=deep cache=cold
 call=stat object=deep cache=warm
 call=statx sync=force object=deep cache=warm
@@ -25,6 +25,10 @@ call=statx sync=dont object=deep cache=changed
 call=statx sync=force object=deep cache=changed
 call=statx sync=as-stat object=deep cache=changed
 workload=ls call=gnu-ls form=long n=20 cache=cold
+workload=deep sync=as-stat cache=cold
+workload=deep sync=as-stat cache=warm
+workload=deep sync=as-stat cache=expired
+workload=deep sync=dont cache=expired
 CASES
 
 for vers in 4.2 3; do
@@ -77,5 +81,18 @@ nl_t_is 11 .seen false "changed, as-stat within actimeo: not seen"
 # attributes, and a READLINK per symlink (5). No per-entry GETATTR.
 nl_t_is 12 .calls 10 "cold ls -l of 20 entries: 10 round trips"
 nl_t_is 12 .server.READLINK 5 "cold ls -l: one READLINK per symlink"
+# 13-16. statx of the 64 files of tree/a?/b?/c?/d?/f?, 31 directories
+# below the mount's root. Cold: a LOOKUP per directory and file (95) and
+# an ACCESS per directory walked through (32, root included). Expired:
+# one GETATTR per directory (revalidated once: the walk, some 100 ms,
+# ends well within actimeo=1) and per file. DONT_SYNC: the files'
+# GETATTRs go, the directories' stay, but for the opt-in (0009).
+nl_t_is 13 .calls 127 "deep tree cold: 127 round trips"
+nl_t_is 13 .server.LOOKUP 95 "deep tree cold: a LOOKUP per directory and file"
+nl_t_is 13 .server.ACCESS 32 "deep tree cold: an ACCESS per directory walked"
+nl_t_is 14 .calls 0 "deep tree warm: none"
+nl_t_is 15 .calls 96 "deep tree expired: 32 directories + 64 files"
+nl_t_is 15 .server.GETATTR 96 "deep tree expired: all GETATTR"
+nl_t_is 16 .calls "32 32 0" "deep tree expired, DONT_SYNC: the directories only"
 done
 exit $nl_t_failed
