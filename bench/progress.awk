@@ -84,8 +84,10 @@ capture && /^\{.*"workload":/ {
 	last = t
 	el = t - t0
 	d = done0 * per + rows
+	# the first rows carry the guests' boot: no ETA from them
 	printf "lab: %s [row %d/%d] %s elapsed, ETA %s: %s\n", lane, d,
-	       nk * per, hms(el), hms(el * (nk * per - d) / d),
+	       nk * per, hms(el),
+	       d < 20 ? "-" : hms(el * (nk * per - d) / d),
 	       what >"/dev/stderr"
 	next
 }

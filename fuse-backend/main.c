@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -261,6 +262,24 @@ static int fc_parse_args(struct fuse_args *args, struct fc_config *cfg,
 	return 0;
 }
 
+/*
+ * One O_PATH fd per inode the kernel knows, as passthrough_ll keeps: a
+ * listing of 10000 entries needs more than the usual 1024 soft limit.
+ * Raise it to the hard limit; if that fails, the daemon still runs and
+ * lookups beyond the limit fail with EMFILE.
+ */
+static void fc_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		fprintf(stderr, "fusecount: RLIMIT_NOFILE: %s\n",
+			strerror(errno));
+}
+
 static int fc_setup_data(struct fc_data *d, const char *backing,
 			 const struct fc_settings *set, bool debug)
 {
@@ -416,6 +435,7 @@ int main(int argc, char *argv[])
 
 	/* Modes arrive already masked by the caller's umask */
 	umask(0);
+	fc_raise_nofile();
 	ret = fc_parse_args(&args, &cfg, &opts, &set);
 	if (ret || opts.show_help || opts.show_version)
 		goto out_args;

@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "kselftest_harness.h"
@@ -287,6 +288,41 @@ TEST(ctl_delay)
 	ASSERT_NE(NULL, reply);
 	free(reply);
 	EXPECT_GT(100000, stat_us(p));
+	(void)umount2(fs.mnt, MNT_DETACH);
+	lab_fuse_stop(&fs);
+}
+
+/*
+ * fusecount keeps an O_PATH fd per inode the kernel knows: with a soft
+ * limit of 64 descriptors, looking up 200 names needs it to raise its
+ * own limit (to the hard one), or the lookups fail with EMFILE.
+ */
+TEST(raises_nofile)
+{
+	struct rlimit low = { 64, 0 }, saved;
+	struct lab_fuse fs;
+	struct stat st;
+	char name[32], p[160];
+	int i, failed = 0;
+
+	snprintf(name, sizeof(name), "nf%d", getpid());
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &saved));
+	ASSERT_LT(1024, saved.rlim_max);
+	low.rlim_max = saved.rlim_max;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &low));
+	/* the daemon inherits the low soft limit */
+	i = lab_fuse_start(&fs, name, "entry_timeout=60,attr_timeout=60");
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &saved));
+	ASSERT_EQ(0, i);
+	for (i = 0; i < 200; i++) {
+		snprintf(p, sizeof(p), "%s/f%03d", fs.back, i);
+		ASSERT_EQ(0, mknod(p, S_IFREG | 0644, 0));
+	}
+	for (i = 0; i < 200; i++) {
+		snprintf(p, sizeof(p), "%s/f%03d", fs.mnt, i);
+		failed += stat(p, &st) != 0;
+	}
+	EXPECT_EQ(0, failed);
 	(void)umount2(fs.mnt, MNT_DETACH);
 	lab_fuse_stop(&fs);
 }
