@@ -40,9 +40,18 @@ function weight(   n, d, req, twice, t) {
 }
 
 function now() { srand(); return srand() }
+
+# Lanes share stderr, and mawk writes an unbuffered /dev/stderr a piece
+# at a time: their lines interleaved mid-line. A pipe flushed once per
+# line writes each line whole (one write of less than PIPE_BUF).
+function say(line) {
+	print line | ERR
+	fflush(ERR)
+}
 function hms(s) { return sprintf("%dm%02ds", s / 60, s % 60) }
 
 BEGIN {
+	ERR = "cat >&2"
 	if (budget == "")
 		budget = quick ? 8 : 15
 	NFSW = quick ? 30 : 400
@@ -62,11 +71,11 @@ capture && /^\{.*"workload":/ {
 	last = t
 	el = t - t0
 	eta = wdone < wtotal ? el * (wtotal - wdone) / wdone : 0
-	printf "lab: %s [%d/%d] %s elapsed, ETA %s: %s %s %s %s %s %s N=%s %sms\n",
-	       lane, done0 + k, total, hms(el), hms(eta), field("kernel"),
-	       field("fs"), field("workload"), field("call"),
-	       field("form") == "" ? field("object") : field("form"),
-	       field("cache"), field("n"), field("delay_ms") >"/dev/stderr"
+	say(sprintf("lab: %s [%d/%d] %s elapsed, ETA %s: %s %s %s %s %s %s N=%s %sms",
+	    lane, done0 + k, total, hms(el), hms(eta), field("kernel"),
+	    field("fs"), field("workload"), field("call"),
+	    field("form") == "" ? field("object") : field("form"),
+	    field("cache"), field("n"), field("delay_ms")))
 	next
 }
 
@@ -76,7 +85,7 @@ capture && /^\{.*"workload":/ {
 
 # An NFS case's table row: "KERNEL nfsV opts call ... calls ..."
 !capture && per && $1 ~ /^(stock|patched|optin)$/ && $2 ~ /^nfs/ {
-	print "  | " $0 >"/dev/stderr"
+	say("  | " $0)
 	rows++
 	t = now()
 	if (t == last)
@@ -85,10 +94,9 @@ capture && /^\{.*"workload":/ {
 	el = t - t0
 	d = done0 * per + rows
 	# the first rows carry the guests' boot: no ETA from them
-	printf "lab: %s [row %d/%d] %s elapsed, ETA %s: %s\n", lane, d,
-	       nk * per, hms(el),
-	       d < 20 ? "-" : hms(el * (nk * per - d) / d),
-	       what >"/dev/stderr"
+	say(sprintf("lab: %s [row %d/%d] %s elapsed, ETA %s: %s", lane, d,
+	    nk * per, hms(el), d < 20 ? "-" : hms(el * (nk * per - d) / d),
+	    what))
 	next
 }
 
@@ -97,16 +105,17 @@ capture && /^\{.*"release":/ {
 	next
 }
 
-{ print "  | " $0 >"/dev/stderr" }
+{ say("  | " $0) }
 
 END {
 	if (!capture) {
 		k = 1
 		wdone += NFSW
 		el = now() - t0
-		printf "lab: %s [%d/%d] %s elapsed, ETA %s: %s done\n", lane,
-		       done0 + 1, total, hms(el), hms(el * (wtotal - wdone) / wdone),
-		       what >"/dev/stderr"
+		say(sprintf("lab: %s [%d/%d] %s elapsed, ETA %s: %s done", lane,
+		    done0 + 1, total, hms(el), hms(el * (wtotal - wdone) / wdone),
+		    what))
 	}
+	close(ERR)
 	print k + 0, wdone
 }

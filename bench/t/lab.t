@@ -52,6 +52,7 @@ done
 echo "nfs-lab: $k NFS$vs"
 echo "nfs-lab: NFS$vs: 1 cases"
 echo "$k nfs${vs# } vers=${vs# } statx/dont/basic deep expired 0 3 3 0 10"
+[ -z "${CHATTY:-}" ] || seq -f "chatter $k$vs line %g" 400
 [ -z "${SLOW:-}" ] || { echo $$ >"$SLOW"; sleep 300; }
 [ -z "${LANES:-}" ] || { echo "start $k$vs" >>"$LANES"; sleep 1; echo "end $k$vs" >>"$LANES"; }
 sep=""
@@ -70,7 +71,7 @@ STUB
 chmod +x "$tmp/nfs-run"
 export NFS_LAB_RUN=$tmp/nfs-run
 
-echo "1..14"
+echo "1..15"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -86,6 +87,12 @@ ok 'grep -q "lab: nfs3 \[row 2/2\] .*NFS 3 on patched" "$tmp/err" &&
 	grep -q "  | patched nfs3 vers=3 statx" "$tmp/err"' \
 	"an NFS run's table rows count as its cases, over every kernel"
 ok '[ ! -e "$tmp/r/results.json.tmp" ]' "no temporary file left"
+# Two lanes' output on one stderr: every line whole, none lost
+CHATTY=1 "$lab" --kernels stock --fs nfs3,nfs4.2 --out "$tmp/c" --no-report \
+	2>"$tmp/err"
+ok '[ "$(grep -Ec "^  \| chatter stock (3|4\.2) line [0-9]+$" "$tmp/err")" = 800 ] &&
+	! grep -Ev "^(lab: |  \| )" "$tmp/err"' \
+	"two lanes on one stderr: 800 chattering lines whole, each line a lab: or a guest line"
 rc=0
 "$lab" --kernels newest --out "$tmp/x" 2>"$tmp/err" || rc=$?
 ok '[ $rc = 2 ] && grep -q "unknown kernel newest" "$tmp/err"' "an unknown kernel: exit 2"
