@@ -48,6 +48,7 @@ function say(line) {
 	print line | ERR
 	fflush(ERR)
 }
+
 function hms(s) { return sprintf("%dm%02ds", s / 60, s % 60) }
 
 BEGIN {
