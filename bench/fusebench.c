@@ -619,7 +619,8 @@ static bool fb_matches(const struct fb_opts *o, const struct fb_case *c)
 /*
  * fusecount keeps an O_PATH fd per inode the kernel knows, as libfuse's
  * passthrough_ll does: 10000 entries need more than the default 1024
- * descriptors, or READDIRPLUS fails half way. The daemon inherits ours.
+ * descriptors, or READDIRPLUS fails half way. The daemon raises its soft
+ * limit only as far as the hard one it inherits: raise the hard one here.
  */
 static void fb_raise_nofile(void)
 {
