@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@
  * measured times.
  */
 #define FB_TICK_US	4000
+#define FB_BUDGET_MAX_S	(LONG_MAX / 1000000 < 86400 ? LONG_MAX / 1000000 : 86400)
 
 struct fb_opts {
 	const char *kernel;
@@ -682,38 +684,85 @@ static void fb_list(const struct fb_opts *o, const struct fb_plan *p)
 	}
 }
 
+#define FB_USAGE \
+	"usage: fusebench --kernel NAME [--quick] [--n N] [--match KEYS] " \
+	"[--budget-s S]\n" \
+	"       fusebench --plan [--quick] [--n N] [--match KEYS]\n"
+
+/* A usage error: one line on stderr ("fusebench: WHAT ARG..."); -1. */
+static int fb_usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "fusebench: %s%s (fusebench --help)\n", what, arg);
+	return -1;
+}
+
+/*
+ * @v as a decimal number in [@min, @max] into @out: digits only (no
+ * sign, no space, no suffix) and no overflow, or a usage error.
+ */
+static int fb_num(const char *opt, const char *v, long min, long max,
+		  long *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end || errno == ERANGE || n < min ||
+	    n > max) {
+		fprintf(stderr, "fusebench: %s '%s': want a whole number from "
+			"%ld to %ld (fusebench --help)\n", opt, v, min, max);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+/* 0, 1 for --help, -1 for a usage error (already said). */
 static int fb_parse(struct fb_opts *o, int argc, char *argv[])
 {
+	long n;
 	int i;
 
 	memset(o, 0, sizeof(*o));
 	o->budget_us = -1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = !strcmp(a, "--kernel") || !strcmp(a, "--match") ||
+			     !strcmp(a, "--n") || !strcmp(a, "--budget-s");
 
-		if (!strcmp(a, "--quick")) {
+		if (takes && (!v || !strncmp(v, "--", 2)))
+			return fb_usage_error("a value is needed after ", a);
+		if (takes)
+			i++;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			return 1;
+		} else if (!strcmp(a, "--quick")) {
 			o->plan.quick = true;
 		} else if (!strcmp(a, "--plan")) {
 			o->list = true;
-		} else if (!strcmp(a, "--kernel") && v) {
+		} else if (!strcmp(a, "--kernel")) {
 			o->kernel = v;
-			i++;
-		} else if (!strcmp(a, "--match") && v) {
+		} else if (!strcmp(a, "--match")) {
 			o->match = v;
-			i++;
-		} else if (!strcmp(a, "--n") && v) {
-			o->plan.only_n = (unsigned int)strtoul(v, NULL, 10);
-			i++;
-		} else if (!strcmp(a, "--budget-s") && v) {
-			o->budget_us = strtol(v, NULL, 10) * 1000000L;
-			i++;
+		} else if (!strcmp(a, "--n")) {
+			if (fb_num(a, v, 1, 1000000, &n))
+				return -1;
+			o->plan.only_n = (unsigned int)n;
+		} else if (!strcmp(a, "--budget-s")) {
+			/* a day is far beyond any case; us must fit a long */
+			if (fb_num(a, v, 0, FB_BUDGET_MAX_S, &n))
+				return -1;
+			o->budget_us = n * 1000000L;
 		} else {
-			return -1;
+			return fb_usage_error("unknown argument ", a);
 		}
 	}
 	if (o->budget_us < 0)
 		o->budget_us = o->plan.quick ? 8000000L : 15000000L;
-	return o->list || o->kernel ? 0 : -1;
+	if (!o->list && !o->kernel)
+		return fb_usage_error("--kernel NAME or --plan is needed", "");
+	return 0;
 }
 
 int main(int argc, char *argv[])
@@ -722,12 +771,12 @@ int main(int argc, char *argv[])
 	struct fb_opts o;
 	int ret;
 
-	if (fb_parse(&o, argc, argv)) {
-		fputs("usage: fusebench --kernel NAME [--quick] [--n N] "
-		      "[--match KEYS] [--budget-s S]\n"
-		      "       fusebench --plan [--quick] [--n N] "
-		      "[--match KEYS]\n", stderr);
+	ret = fb_parse(&o, argc, argv);
+	if (ret < 0)
 		return 2;
+	if (ret > 0) {
+		fputs(FB_USAGE, stdout);
+		return 0;
 	}
 	if (fb_plan_build(&plan, &o.plan)) {
 		fputs("fusebench: out of memory\n", stderr);

@@ -31,7 +31,7 @@ ok() {
 keys='[.fs, .mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms] | tostring'
 count() { jq -s "[.[] | select($2)] | length" "$1"; }
 
-echo "1..13"
+echo "1..19"
 ok 'jq -e "type == \"object\"" "$tmp/full"' "every line is a JSON object"
 ok '[ "$(jq -r "$keys" "$tmp/full" | sort | uniq -d | wc -l)" = 0 ]' \
 	"no two cases share their keys"
@@ -60,4 +60,23 @@ ok 'jq -rs "map(select(.workload == \"ls\")) | .[] | [.call, .form, .sync, .cach
 rc=0
 "$fb" >/dev/null 2>&1 || rc=$?
 ok '[ $rc = 2 ]' "no --kernel and no --plan: usage, exit 2"
+# usage_error ARGS...: exit status 2 and exactly one line on stderr that
+# names the option; nothing on stdout.
+usage_error() {
+	rc=0
+	"$fb" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+		grep -q "^fusebench: .*${2:-}" "$tmp/err"
+}
+ok 'usage_error --plan --budget-s x' "--budget-s x: exit 2, one line (not a budget of 0)"
+ok 'usage_error --plan --budget-s 99999999999' \
+	"--budget-s 99999999999: exit 2, one line (no signed overflow)"
+ok 'usage_error --plan --budget-s -5 && usage_error --plan --budget-s 5s' \
+	"--budget-s -5 and 5s: exit 2"
+ok 'usage_error --plan --budget-s && usage_error --kernel' \
+	"a missing value: exit 2, one line"
+ok 'usage_error --plan --n 4294967396 && usage_error --plan --n x' \
+	"--n 4294967396 (2^32 + 100) and --n x: exit 2"
+ok '"$fb" --plan --quick --budget-s 86400 --n 100 >"$tmp/q2" && cmp -s "$tmp/q2" "$tmp/quick"' \
+	"in-range values are taken"
 exit $failed
