@@ -1,11 +1,16 @@
 # bench/report's tables, from the flattened results (TSV, see report):
 # kernel fs mount_opts workload call form sync mask object cache n
 # delay_ms calls wall_us ops error skipped
-# Writes the Markdown to stdout, the summary to SUMMARY, and gnuplot data
-# and script under PLOTDIR. Every number printed comes from a case.
+# Writes the Markdown to stdout, the summary to SUMMARY, gnuplot data
+# under PLOTDIR, the gnuplot script to GP and the plots' names to
+# PLOTLIST. FAILURES (kernel, fs, line) holds the last lines of each
+# guest that failed. REPORT_STARTED and REPORT_KINFO come from the
+# environment. Every number printed comes from a case.
 BEGIN {
 	FS = "\t"
 	split("stock patched optin", korder, " ")
+	started = ENVIRON["REPORT_STARTED"]
+	kinfo = ENVIRON["REPORT_KINFO"]
 }
 
 function key(   k) {
@@ -37,6 +42,7 @@ function key(   k) {
 	if ($16 != "") {
 		failed[k, $1] = $16
 		nerr++
+		fail_group($1, $2, $16, case_words())
 		next
 	}
 	calls[k, $1] = $13
@@ -61,6 +67,58 @@ function label(call, form, sync, opts,   s) {
 	if (opts ~ /nordirplus/)
 		s = s " (nordirplus)"
 	return s
+}
+
+# The current case in a few words, for the list of failed cases.
+function case_words(   s) {
+	if ($4 == "ls")
+		s = label($5, $6, $7, $3) " N=" $11 " " $10
+	else
+		s = ($4 == "deep" ? "deep tree, " : "") $5 " " $7 " " $8 " " \
+		    $9 " " $10
+	if ($12 > 0)
+		s = s " at " $12 " ms"
+	return s " (" $3 ")"
+}
+
+# Failed cases, grouped by kernel, file system and error, in order.
+function fail_group(kern, fs, err, w,   g) {
+	g = kern SUBSEP fs SUBSEP err
+	if (!(g in fcount))
+		fgroups[++nfg] = g
+	fcount[g]++
+	if (fcount[g] <= 12)
+		fcases[g] = fcases[g] "- " w "\n"
+}
+
+# The failed cases: per kernel, file system and error, the cases (the
+# first 12) and the last lines of the guest that ran them.
+function failed_section(   i, g, f, line, t, tl) {
+	if (!nfg)
+		return
+	while ((getline line < failures) > 0) {
+		split(line, t, "\t")
+		tl[t[1], t[2]] = tl[t[1], t[2]] "    " \
+		    substr(line, length(t[1]) + length(t[2]) + 3) "\n"
+	}
+	close(failures)
+	print "\n## Failed cases\n"
+	print nerr " cases failed: their cells say `fail`. By kernel, file " \
+	      "system and error:"
+	for (i = 1; i <= nfg; i++) {
+		g = fgroups[i]
+		split(g, f, SUBSEP)
+		print "\n**" f[1] ", " f[2] ": " fcount[g] " failed.** Error: " \
+		      f[3] "\n"
+		printf "%s", fcases[g]
+		if (fcount[g] > 12)
+			print "- ... and " fcount[g] - 12 " more"
+		if ((f[1], f[2]) in tl) {
+			print "\nThe guest's last lines:\n"
+			printf "%s", tl[f[1], f[2]]
+			delete tl[f[1], f[2]]
+		}
+	}
 }
 
 # --- Time at a delay, measured or estimated -------------------------
@@ -491,6 +549,7 @@ function gnuplot_script(   p, n, i, s, sp, names, np, q, kern, cmd, kn, nc) {
 		}
 		print "unset output" > gp
 		img[++nimg] = p
+		print p > plotlist
 	}
 }
 
@@ -541,9 +600,16 @@ function ls_line(fs, what, call, form, sync, cache, d, time,   n, k, s) {
 		say(sprintf("%-7s %-34s %s", fs, what, s))
 }
 
-function summarize(   fs, i, k) {
+function summarize(   fs, i, k, f) {
 	say(sprintf("%d cases: %d measured, %d skipped by the time budget, %d failed; %s", \
 		    nrun + nskip + nerr, nrun, nskip, nerr, kl))
+	for (i = 1; i <= nfg && i <= 3; i++) {
+		split(fgroups[i], f, SUBSEP)
+		say(sprintf("FAILED  %s %s, %d cases: %s", f[1], f[2],
+			    fcount[fgroups[i]], substr(f[3], 1, 90)))
+	}
+	if (nfg > 3)
+		say("FAILED  ... " nfg - 3 " more groups of failed cases: see report.md")
 	say("(≈: a time estimated from the run's own delay-0 case, see report.md)")
 	for (i = 1; i <= nfs; i++) {
 		fs = fss[i]
@@ -581,6 +647,7 @@ END {
 	      "(FUSE: every request but FORGET, BATCH_FORGET, RELEASE, " \
 	      "RELEASEDIR, INTERRUPT; NFSv4: COMPOUNDs; NFSv3: RPCs). " \
 	      "A difference is the later kernel minus " base "."
+	failed_section()
 	delay_slopes()
 	for (i = 1; i <= nfs; i++) {
 		fs = fss[i]

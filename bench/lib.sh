@@ -1,0 +1,39 @@
+# Helpers shared by bench/lab, bench/report and bench/compare; POSIX sh,
+# sourced after setting bench_here (this folder).
+
+# results_check FILE: 0 when FILE is a results document bench/report and
+# bench/compare can read (schema 1, the types of bench/README.md, checked
+# by results.jq); otherwise one line on stdout saying why, and 1.
+results_check() {
+	if [ ! -f "$1" ]; then
+		echo "no such file"
+		return 1
+	fi
+	if [ ! -s "$1" ]; then
+		echo "empty file"
+		return 1
+	fi
+	if ! rc_why=$(jq -r -s -f "$bench_here/results.jq" <"$1" 2>&1); then
+		# jq's own parse error, first line only
+		printf 'not valid JSON (%s)\n' "$(printf '%s\n' "$rc_why" |
+			sed -n '1{s/^jq: error (at [^)]*): //;p;}')"
+		return 1
+	fi
+	[ -z "$rc_why" ] && return 0
+	printf '%s\n' "$rc_why" | head -n 1
+	return 1
+}
+
+# need OPT ARGC [VALUE]: die "OPT needs a value" (exit 2) unless a value
+# follows OPT (one that is not itself an option). ARGC: "$#" at OPT.
+need() {
+	if [ "$2" -lt 2 ]; then
+		printf '%s: %s needs a value\n' "$bench_prog" "$1" >&2
+		exit 2
+	fi
+	case $3 in
+	--*) printf '%s: %s needs a value, not the option %s\n' \
+		"$bench_prog" "$1" "$3" >&2
+		exit 2 ;;
+	esac
+}
