@@ -221,11 +221,15 @@ struct fc_data {
 	enum fc_rdp readdirplus;	/* immutable after startup */
 	unsigned int delay_us;		/* atomic: the ctl thread sets it */
 	bool nostatx;			/* immutable after startup */
+	uint32_t statx_drop;		/* immutable after startup */
+	uid_t deny_uid;			/* immutable; FC_NO_UID: nobody */
 	bool debug;			/* immutable after startup */
 	struct fc_itable itable;
 	struct fc_stats stats;
 	struct fc_trace trace;
 };
+
+#define FC_NO_UID	((uid_t)-1)	/* no uid: setuid(2)'s "unchanged" */
 
 int fc_data_init(struct fc_data *d, int root_fd);
 void fc_data_destroy(struct fc_data *d);
@@ -249,6 +253,7 @@ int fusecount_statx_decode(const void *buf, size_t len,
 			   struct fc_statx_req *out);
 void fc_statx_build(struct fc_statx_reply *rep, uint64_t unique,
 		    const struct statx *stx, double timeout);
+void fc_statx_drop(struct fuse_statx *sx, uint32_t drop);
 void fc_statx_handle(struct fc_data *d, int fd, const void *buf, size_t len);
 
 /* loop.c: our own session loop, so that FUSE_STATX can be intercepted */

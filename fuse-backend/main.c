@@ -11,6 +11,7 @@
  * unwinds in reverse.  Exit status: 0 after a clean unmount or signal,
  * 1 when setup or serving fails, 2 for bad usage.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -41,6 +42,8 @@ struct fc_config {
 	char *delay_us;
 	char *threads;
 	char *ctl;
+	char *statx_drop;
+	char *deny_uid;
 	int default_permissions;
 	int nostatx;
 	int dry_run;
@@ -57,6 +60,8 @@ struct fc_settings {
 	unsigned int threads;
 	bool nostatx;
 	char ctl[108];		/* absolute, fits sun_path; "" for none */
+	uint32_t statx_drop;	/* STATX_* bits taken out of STATX replies */
+	uid_t deny_uid;		/* FC_NO_UID: nobody */
 };
 
 #define FC_OPT(t, f, v)	{ t, offsetof(struct fc_config, f), v }
@@ -69,6 +74,8 @@ static const struct fuse_opt fc_opts[] = {
 	FC_OPT("delay_us=%s", delay_us, 0),
 	FC_OPT("threads=%s", threads, 0),
 	FC_OPT("ctl=%s", ctl, 0),
+	FC_OPT("statx_drop=%s", statx_drop, 0),
+	FC_OPT("deny_uid=%s", deny_uid, 0),
 	FC_OPT("nostatx", nostatx, 1),
 	FC_OPT("--dry-run", dry_run, 1),
 	/* Ours to report, and libfuse's to pass to the kernel */
@@ -102,6 +109,12 @@ static void fc_help(void)
 	       "    -o threads=N             worker threads (1)\n"
 	       "    -o nostatx               leave FUSE_STATX to libfuse (ENOSYS),\n"
 	       "                             like a daemon without statx\n"
+	       "    -o statx_drop=MASK       clear these STATX_* bits (hex or decimal,\n"
+	       "                             within 0xfff) and their fields in every\n"
+	       "                             FUSE_STATX reply, like a daemon whose\n"
+	       "                             backend lacks them (0x800: no btime)\n"
+	       "    -o deny_uid=UID          answer EACCES to every LOOKUP from UID,\n"
+	       "                             like a daemon checking each caller\n"
 	       "    --dry-run                check, but do not mount\n\n");
 	fuse_cmdline_help();
 	fuse_lowlevel_help();
@@ -161,6 +174,39 @@ static bool fc_parse_uint(const char *key, const char *s, unsigned int min,
 	return true;
 }
 
+/* Hex with 0x, else decimal: STATX_* masks are written both ways */
+static bool fc_parse_statx_drop(const char *s, uint32_t *out)
+{
+	const uint32_t all = STATX_BASIC_STATS | STATX_BTIME;
+	bool hex = s && (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2));
+	const char *digits = hex ? s + 2 : s;
+	unsigned long v;
+	char *end;
+
+	if (!s)
+		return true;
+	errno = 0;
+	v = strtoul(digits, &end, hex ? 16 : 10);
+	if (!isxdigit((unsigned char)*digits) || *end || errno || v & ~all)
+		return fc_bad("statx_drop", s,
+			      "a mask of STATX_* bits within 0xfff (STATX_BASIC_STATS|STATX_BTIME), hex (0x800) or decimal");
+	*out = v;
+	return true;
+}
+
+static bool fc_parse_deny_uid(const char *s, uid_t *out)
+{
+	unsigned int v;
+
+	if (!s)
+		return true;
+	/* (uid_t)-1 is no uid: setuid(2) takes it as "unchanged" */
+	if (!fc_parse_uint("deny_uid", s, 0, FC_NO_UID - 1, &v))
+		return false;
+	*out = v;
+	return true;
+}
+
 static bool fc_parse_rdp(const char *s, enum fc_rdp *out)
 {
 	unsigned int i;
@@ -197,10 +243,23 @@ static bool fc_parse_ctl(const char *s, char *out, size_t size)
 	return true;
 }
 
+/* Options that mean nothing without another are refused, not ignored */
+static bool fc_check_combined(const struct fc_config *cfg)
+{
+	if (cfg->statx_drop && cfg->nostatx) {
+		fprintf(stderr,
+			"fusecount: statx_drop=%s: no FUSE_STATX reply to change with nostatx\n",
+			cfg->statx_drop);
+		return false;
+	}
+	return true;
+}
+
 static bool fc_check_options(struct fc_config *cfg, struct fc_settings *set)
 {
 	set->nostatx = cfg->nostatx;
-	return fc_parse_secs("entry_timeout", cfg->entry_timeout,
+	return fc_check_combined(cfg) &&
+	       fc_parse_secs("entry_timeout", cfg->entry_timeout,
 			     &set->entry_timeout) &&
 	       fc_parse_secs("attr_timeout", cfg->attr_timeout,
 			     &set->attr_timeout) &&
@@ -211,7 +270,9 @@ static bool fc_check_options(struct fc_config *cfg, struct fc_settings *set)
 			     &set->delay_us) &&
 	       fc_parse_uint("threads", cfg->threads, 1, FC_MAX_THREADS,
 			     &set->threads) &&
-	       fc_parse_ctl(cfg->ctl, set->ctl, sizeof(set->ctl));
+	       fc_parse_ctl(cfg->ctl, set->ctl, sizeof(set->ctl)) &&
+	       fc_parse_statx_drop(cfg->statx_drop, &set->statx_drop) &&
+	       fc_parse_deny_uid(cfg->deny_uid, &set->deny_uid);
 }
 
 static bool fc_check_dir(const char *what, const char *path)
@@ -302,6 +363,8 @@ static int fc_setup_data(struct fc_data *d, const char *backing,
 	d->readdirplus = set->readdirplus;
 	d->delay_us = set->delay_us;
 	d->nostatx = set->nostatx;
+	d->statx_drop = set->statx_drop;
+	d->deny_uid = set->deny_uid;
 	d->debug = debug;
 	return 0;
 }
@@ -336,6 +399,11 @@ static void fc_print_dry_run(const struct fc_config *cfg,
 	printf("default_permissions=%s\nnostatx=%s\n",
 	       cfg->default_permissions ? "on" : "off",
 	       set->nostatx ? "on" : "off");
+	printf("statx_drop=0x%x\n", set->statx_drop);
+	if (set->deny_uid == FC_NO_UID)
+		printf("deny_uid=none\n");
+	else
+		printf("deny_uid=%u\n", (unsigned int)set->deny_uid);
 }
 
 static int fc_check_dev_fuse(void)
@@ -414,6 +482,8 @@ static void fc_config_free(struct fc_config *cfg)
 	free(cfg->delay_us);
 	free(cfg->threads);
 	free(cfg->ctl);
+	free(cfg->statx_drop);
+	free(cfg->deny_uid);
 	free(cfg->backing);
 }
 
@@ -425,6 +495,7 @@ int main(int argc, char *argv[])
 		.attr_timeout = 1.0,
 		.readdirplus = FC_RDP_AUTO,
 		.threads = 1,
+		.deny_uid = FC_NO_UID,
 	};
 	struct fuse_cmdline_opts opts = { 0 };
 	struct fc_config cfg = { 0 };

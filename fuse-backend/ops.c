@@ -72,6 +72,7 @@ int fc_data_init(struct fc_data *d, int root_fd)
 	memset(d, 0, sizeof(*d));
 	d->entry_timeout = 1.0;
 	d->attr_timeout = 1.0;
+	d->deny_uid = FC_NO_UID;
 	fc_stats_reset(&d->stats);
 	err = fc_trace_init(&d->trace);
 	if (err) {
@@ -142,12 +143,28 @@ static int fc_do_lookup(fuse_req_t req, fuse_ino_t parent, const char *name,
 	return 0;
 }
 
+/*
+ * -o deny_uid: a daemon that checks each caller itself (no
+ * default_permissions) and refuses this one, whatever the file's mode
+ * says.  The request was counted like any other before it got here.
+ */
+static bool fc_denied(fuse_req_t req)
+{
+	uid_t deny = fc_data(req)->deny_uid;
+
+	return deny != FC_NO_UID && fuse_req_ctx(req)->uid == deny;
+}
+
 static void fc_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct fuse_entry_param e;
 	double neg = fc_data(req)->negative_timeout;
 	int err;
 
+	if (fc_denied(req)) {
+		fuse_reply_err(req, EACCES);
+		return;
+	}
 	err = fc_do_lookup(req, parent, name, &e);
 	if (err == ENOENT && neg > 0) {
 		/* Node id 0: the kernel caches the absence for neg seconds */

@@ -130,6 +130,51 @@ void fc_statx_build(struct fc_statx_reply *rep, uint64_t unique,
 	fc_statx_fill(&rep->out.stat, stx);
 }
 
+#define FC_SX_FIELD(bit, f)					\
+	{ bit, offsetof(struct fuse_statx, f),			\
+	  sizeof(((struct fuse_statx *)0)->f) }
+
+/* The field behind each STATX_* bit, but for mode (type and permissions) */
+static const struct {
+	uint32_t bit;
+	size_t off;
+	size_t len;
+} fc_sx_fields[] = {
+	FC_SX_FIELD(STATX_NLINK, nlink),
+	FC_SX_FIELD(STATX_UID, uid),
+	FC_SX_FIELD(STATX_GID, gid),
+	FC_SX_FIELD(STATX_ATIME, atime),
+	FC_SX_FIELD(STATX_MTIME, mtime),
+	FC_SX_FIELD(STATX_CTIME, ctime),
+	FC_SX_FIELD(STATX_INO, ino),
+	FC_SX_FIELD(STATX_SIZE, size),
+	FC_SX_FIELD(STATX_BLOCKS, blocks),
+	FC_SX_FIELD(STATX_BTIME, btime),
+};
+
+/**
+ * fc_statx_drop() - answer as a backend without some statx fields would
+ * @sx: a filled reply
+ * @drop: STATX_* bits (-o statx_drop) to take out of sx->mask
+ *
+ * The fields go to zero too, so that a kernel that used them regardless
+ * of the mask would show it.
+ */
+void fc_statx_drop(struct fuse_statx *sx, uint32_t drop)
+{
+	size_t i;
+
+	sx->mask &= ~drop;
+	if (drop & STATX_TYPE)
+		sx->mode &= ~S_IFMT;
+	if (drop & STATX_MODE)
+		sx->mode &= S_IFMT;
+	for (i = 0; i < ARRAY_SIZE(fc_sx_fields); i++)
+		if (drop & fc_sx_fields[i].bit)
+			memset((char *)sx + fc_sx_fields[i].off, 0,
+			       fc_sx_fields[i].len);
+}
+
 /*
  * Ask the backing file system as plain stat(2) would: the kernel's sync
  * hint is recorded by the counters, but our backing store is local.
@@ -207,5 +252,6 @@ void fc_statx_handle(struct fc_data *d, int fd, const void *buf, size_t len)
 		return;
 	}
 	fc_statx_build(&rep, rq.unique, &stx, d->attr_timeout);
+	fc_statx_drop(&rep.out.stat, d->statx_drop);
 	fc_statx_send(fd, &rep, sizeof(rep));
 }

@@ -43,6 +43,16 @@ t_ok() {
 	fi
 }
 
+# t_cond CONDITION DESCRIPTION: CONDITION is shell code; a false one is a
+# "not ok", where "[ ... ]; t_ok $?" would end the script under set -e
+t_cond() {
+	if eval "$1"; then
+		t_ok 0 "$2"
+	else
+		t_ok 1 "$2"
+	fi
+}
+
 t_skip() {
 	t_n=$((t_n + 1))
 	echo "ok $t_n # SKIP $1"

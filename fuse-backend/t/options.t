@@ -1,6 +1,7 @@
 #!/bin/sh
 # fusecount's argument checks: bad usage exits 2 with a clear message and
-# the control socket is claimed safely.  Every run passes --dry-run, so
+# the control socket is claimed safely.  statx_drop and deny_uid are
+# parsed with range checks.  Every run passes --dry-run, so
 # even one that wrongly passes the checks exits before touching /dev/fuse:
 # nothing is ever mounted on the host.
 set -eu
@@ -32,7 +33,31 @@ expect() {
 	fi
 }
 
-echo 1..23
+# bad ARG DESCRIPTION PATTERN: exit 2 and one line, matching, on stderr
+bad() {
+	run "$TMP/out" "$TMP/err" $VALGRIND "$BUILD/fusecount" --dry-run \
+		-o "$1" "$B" "$M"
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	   grep -q -e "$3" "$TMP/err"; then
+		t_ok 0 "$2"
+	else
+		t_ok 1 "$2 (exit $rc, want 2 and one line)"
+		t_diag "$TMP/err"
+	fi
+}
+
+# good ARG LINE DESCRIPTION: accepted, and the settings show LINE
+good() {
+	run "$TMP/out" "$TMP/err" $VALGRIND "$BUILD/fusecount" --dry-run \
+		-o "$1" "$B" "$M"
+	if [ "$rc" -eq 0 ] && grep -qx -e "$2" "$TMP/out"; then
+		t_ok 0 "$3"
+	else
+		t_ok 1 "$3"
+	fi
+}
+
+echo 1..42
 expect 2 'missing BACKING_DIR' 'no arguments'
 expect 2 'missing MOUNTPOINT' 'no mountpoint' "$B"
 expect 2 "$TMP/nope: No such file or directory" 'missing backing dir' \
@@ -67,6 +92,33 @@ grep -q '^entry_timeout=0.5$' "$TMP/out" &&
 	grep -q '^threads=4$' "$TMP/out" &&
 	grep -q '^default_permissions=on$' "$TMP/out"
 t_ok $? 'each option reaches the settings'
+
+want='expected a mask of STATX_\* bits within 0xfff'
+bad statx_drop=0x1000 'statx_drop=0x1000 (beyond fuse_statx) refused' "$want"
+bad statx_drop=-1 'statx_drop=-1 refused' "$want"
+bad statx_drop=0x 'statx_drop=0x refused' "$want"
+bad statx_drop=12abc 'statx_drop=12abc refused' "$want"
+bad statx_drop= 'an empty statx_drop refused' "$want"
+bad statx_drop=18446744073709551617 'statx_drop overflowing refused' "$want"
+bad nostatx,statx_drop=0x800 'statx_drop with nostatx refused' \
+	'no FUSE_STATX reply to change with nostatx'
+want='expected an integer from 0 to 4294967294'
+bad deny_uid=-1 'deny_uid=-1 refused' "$want"
+bad deny_uid=4294967295 'deny_uid=4294967295 (no uid) refused' "$want"
+bad deny_uid=nobody 'deny_uid=nobody refused' "$want"
+bad deny_uid=1e3 'deny_uid=1e3 refused' "$want"
+
+good statx_drop=0x800 'statx_drop=0x800' 'statx_drop=0x800 (no btime)'
+good statx_drop=0X200 'statx_drop=0x200' 'statx_drop=0X200 (no size)'
+good statx_drop=2048 'statx_drop=0x800' 'statx_drop=2048, decimal'
+good statx_drop=0xfff 'statx_drop=0xfff' 'statx_drop=0xfff, every bit'
+good statx_drop=0 'statx_drop=0x0' 'statx_drop=0'
+good deny_uid=65534 'deny_uid=65534' 'deny_uid=65534'
+good deny_uid=0 'deny_uid=0' 'deny_uid=0'
+run "$TMP/out" "$TMP/err" "$BUILD/fusecount" --dry-run "$B" "$M"
+t_cond 'grep -qx "statx_drop=0x0" "$TMP/out" &&
+	grep -qx "deny_uid=none" "$TMP/out"' \
+	'defaults: nothing dropped, nobody denied'
 
 (cd "$TMP" && $VALGRIND "$BUILD/fusecount" --dry-run -o ctl=rel.sock \
 	"$B" "$M") >"$TMP/out" 2>&1

@@ -9,7 +9,9 @@
  * to the backing directory behind the daemon's back), FUSE_STATX replies
  * of exactly 304 bytes, -EINVAL for a malformed one, ENOSYS for an opcode
  * without handler, exact counts and the trace; then the same under four
- * worker threads, and the emulated delay.
+ * worker threads, the emulated delay, and the two policies kernel tests
+ * ask for: -o statx_drop (STATX replies without some fields) and
+ * -o deny_uid (EACCES to one caller's LOOKUPs).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +32,7 @@
 struct fk {			/* the fake kernel */
 	int fd;			/* our end of the "device" */
 	uint64_t unique;
+	uid_t uid;		/* the caller of the requests we send */
 	struct fuse_session *se;
 	struct fc_data d;
 	pthread_t loop;
@@ -51,8 +54,16 @@ static void *fk_loop(void *arg)
 	return NULL;
 }
 
-static int fk_start(struct fk *k, unsigned int threads, enum fc_rdp rdp,
-		    unsigned int delay_us)
+/* The daemon's settings that tests vary, as its -o options set them */
+struct fk_opts {
+	unsigned int threads;
+	enum fc_rdp rdp;
+	unsigned int delay_us;
+	uint32_t statx_drop;
+	uid_t deny_uid;		/* 0 here means FC_NO_UID */
+};
+
+static int fk_start(struct fk *k, const struct fk_opts *o)
 {
 	char *argv[] = { "session_test", NULL };
 	struct fuse_args args = FUSE_ARGS_INIT(1, argv);
@@ -63,15 +74,20 @@ static int fk_start(struct fk *k, unsigned int threads, enum fc_rdp rdp,
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) ||
 	    fc_data_init(&k->d, open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)))
 		return -1;
-	k->d.readdirplus = rdp;
-	k->d.delay_us = delay_us;
+	/* Set before the loop's thread starts, as main() does */
+	k->d.readdirplus = o->rdp;
+	k->d.delay_us = o->delay_us;
+	k->d.statx_drop = o->statx_drop;
+	if (o->deny_uid)
+		k->d.deny_uid = o->deny_uid;
 	k->se = fuse_session_new(&args, &fc_oper, sizeof(fc_oper), &k->d);
 	fuse_opt_free_args(&args);
 	if (!k->se || fuse_session_custom_io(k->se, &fc_io, sv[1]))
 		return -1;
 	k->fd = sv[0];
+	k->uid = getuid();
 	setsockopt(k->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	k->threads = threads;
+	k->threads = o->threads;
 	return pthread_create(&k->loop, NULL, fk_loop, k) ? -1 : 0;
 }
 
@@ -104,7 +120,7 @@ static uint64_t fk_send(struct fk *k, uint32_t opcode, uint64_t nodeid,
 		.opcode = opcode,
 		.unique = ++k->unique,
 		.nodeid = nodeid,
-		.uid = getuid(),
+		.uid = k->uid,
 		.gid = getgid(),
 		.pid = getpid(),
 	};
@@ -433,10 +449,11 @@ static void test_counts(struct fk *k)
 
 static void test_single(void)
 {
+	const struct fk_opts o = { .threads = 1 };
 	uint64_t flags = 0, file = 0, sub = 0;
 	struct fk k;
 
-	if (fk_start(&k, 1, FC_RDP_AUTO, 0)) {
+	if (fk_start(&k, &o)) {
 		diag("cannot start a session");
 		return;
 	}
@@ -460,12 +477,13 @@ static void test_threads(void)
 	static bool seen[MT_REQS + 2];
 	struct fuse_getattr_in ga = { 0 };
 	struct fuse_statx_in sx = { .sx_mask = STATX_BASIC_STATS };
+	const struct fk_opts o = { .threads = 4, .rdp = FC_RDP_OFF };
 	uint64_t flags, u;
 	int i, bad = 0;
 	struct fk k;
 	ssize_t n;
 
-	if (fk_start(&k, 4, FC_RDP_OFF, 0) || !fk_init(&k, &flags)) {
+	if (fk_start(&k, &o) || !fk_init(&k, &flags)) {
 		diag("cannot start a session");
 		return;
 	}
@@ -508,12 +526,13 @@ static bool all_delayed(struct fc_trace *t, uint64_t min_usec, int want)
 
 static void test_delay(void)
 {
+	const struct fk_opts o = { .threads = 2, .delay_us = 20000 };
 	struct fuse_getattr_in ga = { 0 };
 	uint64_t flags;
 	struct fk k;
 	int i;
 
-	if (fk_start(&k, 2, FC_RDP_AUTO, 20000) || !fk_init(&k, &flags)) {
+	if (fk_start(&k, &o) || !fk_init(&k, &flags)) {
 		diag("cannot start a session");
 		return;
 	}
@@ -527,11 +546,86 @@ static void test_delay(void)
 	fk_stop(&k);
 }
 
+/* A field of the last STATX reply */
+static struct fuse_statx *sx_reply(void)
+{
+	return &((struct fuse_statx_out *)body())->stat;
+}
+
+/* -o statx_drop=0xa00: STATX replies without size and btime */
+static void test_statx_drop(struct fk *k, uint64_t file)
+{
+	struct fuse_statx *sx = sx_reply();
+	ssize_t n;
+
+	n = fk_statx(k, file, 0, 0, 0);
+	ok(n == (ssize_t)STATX_REPLY && !rep.h.error &&
+	   !(sx->mask & (STATX_SIZE | STATX_BTIME)) &&
+	   (sx->mask & (STATX_BASIC_STATS & ~STATX_SIZE)) ==
+	   (STATX_BASIC_STATS & ~STATX_SIZE),
+	   "statx_drop=0xa00: the mask lacks SIZE and BTIME, has the rest (0x%x)",
+	   sx->mask);
+	ok(sx->size == 0 && !sx->btime.tv_sec && !sx->btime.tv_nsec &&
+	   sx->ino && S_ISREG(sx->mode) && sx->mtime.tv_sec,
+	   "... size and btime are zero, the other fields real");
+}
+
+/* -o deny_uid: that caller's LOOKUPs get EACCES, counted and traced */
+static void test_deny_uid(struct fk *k, uid_t deny)
+{
+	uint64_t before = fc_stats_get(&k->d.stats, FUSE_LOOKUP);
+	uint64_t node;
+	struct fc_sb sb;
+
+	k->uid = deny;
+	node = fk_lookup(k, FUSE_ROOT_ID, "file");
+	ok(!node && rep.h.error == -EACCES,
+	   "deny_uid=%u: a LOOKUP from uid %u gets -EACCES", (unsigned int)deny,
+	   (unsigned int)deny);
+	k->uid = deny + 1;
+	node = fk_lookup(k, FUSE_ROOT_ID, "file");
+	ok(node && !rep.h.error, "... one from uid %u succeeds",
+	   (unsigned int)k->uid);
+	fk_send(k, FUSE_FORGET, node, &(struct fuse_forget_in){ 1 },
+		sizeof(struct fuse_forget_in), NULL, 0);
+	fc_sb_init(&sb);
+	fk_getattr_size(k, FUSE_ROOT_ID);	/* wait for the forget */
+	fc_trace_dump(&k->d.trace, &sb);
+	ok(fc_stats_get(&k->d.stats, FUSE_LOOKUP) == before + 2 && sb.buf &&
+	   has_line(sb.buf, "\"op\":\"LOOKUP\"", "\"error\":-13"),
+	   "... both counted; the trace shows the -EACCES");
+	fc_sb_free(&sb);
+}
+
+static void test_policies(void)
+{
+	const struct fk_opts o = {
+		.threads = 1,
+		.statx_drop = STATX_SIZE | STATX_BTIME,
+		.deny_uid = 4242,
+	};
+	uint64_t flags, file = 0;
+	struct fk k;
+
+	if (fk_start(&k, &o)) {
+		diag("cannot start a session");
+		return;
+	}
+	write_backing("file", "hello", O_TRUNC);
+	if (fk_init(&k, &flags))
+		file = fk_lookup(&k, FUSE_ROOT_ID, "file");
+	if (!file)
+		diag("cannot look up file");
+	test_statx_drop(&k, file);
+	test_deny_uid(&k, 4242);
+	ok(fk_stop(&k) == 0, "the loop ends cleanly");
+}
+
 int main(void)
 {
 	char cmd[64];
 
-	plan(27);
+	plan(33);
 	signal(SIGPIPE, SIG_IGN);
 	umask(0);
 	if (!mkdtemp(dir))
@@ -539,6 +633,7 @@ int main(void)
 	test_single();
 	test_threads();
 	test_delay();
+	test_policies();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		diag("could not remove %s", dir);

@@ -4,6 +4,7 @@
  * request and nothing else, the reply has the one length the kernel
  * accepts and carries a real file's statx (btime included, when the host
  * file system has it), and the handler answers bad requests with -EINVAL.
+ * -o statx_drop takes out exactly the bits and fields it names.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -158,6 +159,74 @@ static void test_build(const char *dir)
 	   "only fields fuse_statx carries are claimed; timeout 0");
 }
 
+#define SX_FIELD(bit, f)	{ bit, offsetof(struct fuse_statx, f), \
+				  sizeof(((struct fuse_statx *)0)->f) }
+
+static const struct {
+	uint32_t bit;
+	size_t off;
+	size_t len;
+} sx_fields[] = {
+	SX_FIELD(STATX_NLINK, nlink), SX_FIELD(STATX_UID, uid),
+	SX_FIELD(STATX_GID, gid), SX_FIELD(STATX_ATIME, atime),
+	SX_FIELD(STATX_MTIME, mtime), SX_FIELD(STATX_CTIME, ctime),
+	SX_FIELD(STATX_INO, ino), SX_FIELD(STATX_SIZE, size),
+	SX_FIELD(STATX_BLOCKS, blocks), SX_FIELD(STATX_BTIME, btime),
+	SX_FIELD(STATX_TYPE, mode), SX_FIELD(STATX_MODE, mode),
+};
+
+/* Dropping @bit zeroes the bytes [off, off + len) and nothing else */
+static bool drops_only(uint32_t bit, size_t off, size_t len)
+{
+	const size_t moff = offsetof(struct fuse_statx, mask);
+	struct fuse_statx a, b;
+	unsigned char *pa = (unsigned char *)&a, *pb = (unsigned char *)&b;
+	bool is_mode = bit == STATX_TYPE || bit == STATX_MODE;
+	size_t i;
+
+	memset(&a, 0x5a, sizeof(a));
+	a.mask = STATX_BASIC_STATS | STATX_BTIME;
+	a.mode = S_IFREG | 0644;
+	b = a;
+	fc_statx_drop(&b, bit);
+	if (b.mask != (a.mask & ~bit))
+		return false;
+	for (i = 0; i < sizeof(a); i++) {
+		if (i >= moff && i < moff + sizeof(a.mask))
+			continue;
+		if (i < off || i >= off + len) {
+			if (pb[i] != pa[i])
+				return false;
+		} else if (!is_mode && pb[i]) {
+			return false;
+		}
+	}
+	/* TYPE and MODE share one field: each clears its own half */
+	if (is_mode)
+		return b.mode == (bit == STATX_TYPE ? 0644 : S_IFREG);
+	return true;
+}
+
+static void test_drop(void)
+{
+	struct fuse_statx a, b;
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sx_fields); i++)
+		bad += !drops_only(sx_fields[i].bit, sx_fields[i].off,
+				   sx_fields[i].len);
+	ok(!bad, "statx_drop: each bit clears its mask bit and field only (%d bad)",
+	   bad);
+	ok(ARRAY_SIZE(sx_fields) == 12 &&
+	   (STATX_BASIC_STATS | STATX_BTIME) == 0xfff,
+	   "... all twelve bits fuse_statx carries");
+	memset(&a, 0x5a, sizeof(a));
+	b = a;
+	fc_statx_drop(&b, 0);
+	ok(!memcmp(&a, &b, sizeof(a)), "statx_drop 0 changes nothing");
+}
+
 /* The handler, with a socket standing in for /dev/fuse */
 static void test_handle(const char *dir)
 {
@@ -201,8 +270,9 @@ int main(void)
 {
 	char dir[] = "/tmp/fc-statx-XXXXXX", cmd[64];
 
-	plan(16);
+	plan(19);
 	test_decode();
+	test_drop();
 	test_garbage();
 	if (!mkdtemp(dir)) {
 		diag("no temporary directory");
