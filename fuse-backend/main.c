@@ -42,6 +42,7 @@ struct fc_config {
 	char *delay_us;
 	char *threads;
 	char *ctl;
+	char *ctl_mode;
 	char *statx_drop;
 	char *deny_uid;
 	int default_permissions;
@@ -60,6 +61,7 @@ struct fc_settings {
 	unsigned int threads;
 	bool nostatx;
 	char ctl[108];		/* absolute, fits sun_path; "" for none */
+	mode_t ctl_mode;
 	uint32_t statx_drop;	/* STATX_* bits taken out of STATX replies */
 	uid_t deny_uid;		/* FC_NO_UID: nobody */
 };
@@ -74,6 +76,7 @@ static const struct fuse_opt fc_opts[] = {
 	FC_OPT("delay_us=%s", delay_us, 0),
 	FC_OPT("threads=%s", threads, 0),
 	FC_OPT("ctl=%s", ctl, 0),
+	FC_OPT("ctl_mode=%s", ctl_mode, 0),
 	FC_OPT("statx_drop=%s", statx_drop, 0),
 	FC_OPT("deny_uid=%s", deny_uid, 0),
 	FC_OPT("nostatx", nostatx, 1),
@@ -105,7 +108,11 @@ static void fc_help(void)
 	       "    -o default_permissions   let the kernel check permissions\n"
 	       "    -o readdirplus=on|off|auto  READDIRPLUS use (auto)\n"
 	       "    -o delay_us=N            sleep N us per request (0)\n"
-	       "    -o ctl=SOCKET            serve counters on this socket\n"
+	       "    -o ctl=SOCKET            serve counters on this socket (mode\n"
+	       "                             0600; its directory is made 0700 if\n"
+	       "                             missing, refused if others can write)\n"
+	       "    -o ctl_mode=MODE         the socket's mode instead, octal, 0600\n"
+	       "                             to 0666 (0660: the group may connect)\n"
 	       "    -o threads=N             worker threads (1)\n"
 	       "    -o nostatx               leave FUSE_STATX to libfuse (ENOSYS),\n"
 	       "                             like a daemon without statx\n"
@@ -194,6 +201,24 @@ static bool fc_parse_statx_drop(const char *s, uint32_t *out)
 	return true;
 }
 
+/* Octal, as chmod takes it; the owner must keep read and write */
+static bool fc_parse_ctl_mode(const char *s, mode_t *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!s)
+		return true;
+	errno = 0;
+	v = strtoul(s, &end, 8);
+	if (*s < '0' || *s > '7' || *end || errno || (v & ~0666UL) ||
+	    (v & 0600) != 0600)
+		return fc_bad("ctl_mode", s,
+			      "an octal socket mode from 0600 to 0666 (owner rw, no x bits)");
+	*out = v;
+	return true;
+}
+
 static bool fc_parse_deny_uid(const char *s, uid_t *out)
 {
 	unsigned int v;
@@ -246,6 +271,11 @@ static bool fc_parse_ctl(const char *s, char *out, size_t size)
 /* Options that mean nothing without another are refused, not ignored */
 static bool fc_check_combined(const struct fc_config *cfg)
 {
+	if (cfg->ctl_mode && !cfg->ctl) {
+		fprintf(stderr, "fusecount: ctl_mode=%s: needs ctl=SOCKET\n",
+			cfg->ctl_mode);
+		return false;
+	}
 	if (cfg->statx_drop && cfg->nostatx) {
 		fprintf(stderr,
 			"fusecount: statx_drop=%s: no FUSE_STATX reply to change with nostatx\n",
@@ -271,6 +301,7 @@ static bool fc_check_options(struct fc_config *cfg, struct fc_settings *set)
 	       fc_parse_uint("threads", cfg->threads, 1, FC_MAX_THREADS,
 			     &set->threads) &&
 	       fc_parse_ctl(cfg->ctl, set->ctl, sizeof(set->ctl)) &&
+	       fc_parse_ctl_mode(cfg->ctl_mode, &set->ctl_mode) &&
 	       fc_parse_statx_drop(cfg->statx_drop, &set->statx_drop) &&
 	       fc_parse_deny_uid(cfg->deny_uid, &set->deny_uid);
 }
@@ -369,13 +400,19 @@ static int fc_setup_data(struct fc_data *d, const char *backing,
 	return 0;
 }
 
-static int fc_setup_ctl(struct fc_ctl *ctl, const char *path, struct fc_data *d)
+static int fc_setup_ctl(struct fc_ctl *ctl, const struct fc_settings *set,
+			struct fc_data *d)
 {
+	const char *path = set->ctl;
 	int err;
 
-	err = fc_ctl_open(ctl, path, &d->stats, &d->trace);
+	err = fc_ctl_open(ctl, path, set->ctl_mode, &d->stats, &d->trace);
 	ctl->delay_us = &d->delay_us;
-	if (err == -EADDRINUSE)
+	if (err == -EPERM)
+		fprintf(stderr,
+			"fusecount: %s: its directory must be ours and not writable by group or others (use a private one, e.g. from mktemp -d)\n",
+			path);
+	else if (err == -EADDRINUSE)
 		fprintf(stderr,
 			"fusecount: %s: in use by a running fusecount\n", path);
 	else if (err == -EEXIST)
@@ -396,6 +433,7 @@ static void fc_print_dry_run(const struct fc_config *cfg,
 	printf("readdirplus=%s\ndelay_us=%u\nthreads=%u\nctl=%s\n",
 	       fc_rdp_names[set->readdirplus], set->delay_us, set->threads,
 	       set->ctl);
+	printf("ctl_mode=%04o\n", (unsigned int)set->ctl_mode);
 	printf("default_permissions=%s\nnostatx=%s\n",
 	       cfg->default_permissions ? "on" : "off",
 	       set->nostatx ? "on" : "off");
@@ -482,6 +520,7 @@ static void fc_config_free(struct fc_config *cfg)
 	free(cfg->delay_us);
 	free(cfg->threads);
 	free(cfg->ctl);
+	free(cfg->ctl_mode);
 	free(cfg->statx_drop);
 	free(cfg->deny_uid);
 	free(cfg->backing);
@@ -495,6 +534,7 @@ int main(int argc, char *argv[])
 		.attr_timeout = 1.0,
 		.readdirplus = FC_RDP_AUTO,
 		.threads = 1,
+		.ctl_mode = FC_CTL_MODE,
 		.deny_uid = FC_NO_UID,
 	};
 	struct fuse_cmdline_opts opts = { 0 };
@@ -504,7 +544,10 @@ int main(int argc, char *argv[])
 	struct fc_data d;
 	int ret;
 
-	/* Modes arrive already masked by the caller's umask */
+	/*
+	 * Modes arrive already masked by the caller's umask.  The control
+	 * socket does not depend on it: fc_ctl_open() sets its mode.
+	 */
 	umask(0);
 	fc_raise_nofile();
 	ret = fc_parse_args(&args, &cfg, &opts, &set);
@@ -520,7 +563,7 @@ int main(int argc, char *argv[])
 		goto out_data;
 
 	ret = FC_EXIT_FAIL;
-	if (*set.ctl && fc_setup_ctl(&ctl, set.ctl, &d))
+	if (*set.ctl && fc_setup_ctl(&ctl, &set, &d))
 		goto out_session;
 	if (cfg.dry_run) {
 		fc_print_dry_run(&cfg, &opts, &set);

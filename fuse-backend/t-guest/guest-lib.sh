@@ -1,8 +1,10 @@
 # Guest side of t-guest (busybox sh, sourced before each guest script):
-# TAP helpers, and fusecount on $B (backing) at $M with its socket at $C.
+# TAP helpers, and fusecount on $B (backing) at $M with its socket at $C
+# (fusecount makes its directory 0700: it refuses /tmp itself, which
+# everyone may write to).
 B=/tmp/backing
 M=/mnt/fuse
-C=/tmp/ctl
+C=/tmp/fc/ctl
 n=0
 failed=0
 mkdir -p $B $M

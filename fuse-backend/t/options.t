@@ -1,7 +1,7 @@
 #!/bin/sh
 # fusecount's argument checks: bad usage exits 2 with a clear message and
-# the control socket is claimed safely.  statx_drop and deny_uid are
-# parsed with range checks.  Every run passes --dry-run, so
+# the control socket is claimed safely, in a directory only we can write
+# to.  statx_drop, deny_uid and ctl_mode are parsed with range checks.  Every run passes --dry-run, so
 # even one that wrongly passes the checks exits before touching /dev/fuse:
 # nothing is ever mounted on the host.
 set -eu
@@ -57,7 +57,7 @@ good() {
 	fi
 }
 
-echo 1..42
+echo 1..52
 expect 2 'missing BACKING_DIR' 'no arguments'
 expect 2 'missing MOUNTPOINT' 'no mountpoint' "$B"
 expect 2 "$TMP/nope: No such file or directory" 'missing backing dir' \
@@ -107,6 +107,12 @@ bad deny_uid=-1 'deny_uid=-1 refused' "$want"
 bad deny_uid=4294967295 'deny_uid=4294967295 (no uid) refused' "$want"
 bad deny_uid=nobody 'deny_uid=nobody refused' "$want"
 bad deny_uid=1e3 'deny_uid=1e3 refused' "$want"
+want='expected an octal socket mode from 0600 to 0666'
+bad ctl="$TMP/c/s",ctl_mode=0700 'ctl_mode=0700 (x bits) refused' "$want"
+bad ctl="$TMP/c/s",ctl_mode=0400 'ctl_mode=0400 (owner cannot write) refused' \
+	"$want"
+bad ctl="$TMP/c/s",ctl_mode=0668 'ctl_mode=0668 refused' "$want"
+bad ctl_mode=0660 'ctl_mode without ctl refused' 'needs ctl=SOCKET'
 
 good statx_drop=0x800 'statx_drop=0x800' 'statx_drop=0x800 (no btime)'
 good statx_drop=0X200 'statx_drop=0x200' 'statx_drop=0X200 (no size)'
@@ -115,10 +121,12 @@ good statx_drop=0xfff 'statx_drop=0xfff' 'statx_drop=0xfff, every bit'
 good statx_drop=0 'statx_drop=0x0' 'statx_drop=0'
 good deny_uid=65534 'deny_uid=65534' 'deny_uid=65534'
 good deny_uid=0 'deny_uid=0' 'deny_uid=0'
+good ctl="$TMP/c/s",ctl_mode=0660 'ctl_mode=0660' 'ctl_mode=0660'
 run "$TMP/out" "$TMP/err" "$BUILD/fusecount" --dry-run "$B" "$M"
 t_cond 'grep -qx "statx_drop=0x0" "$TMP/out" &&
-	grep -qx "deny_uid=none" "$TMP/out"' \
-	'defaults: nothing dropped, nobody denied'
+	grep -qx "deny_uid=none" "$TMP/out" &&
+	grep -qx "ctl_mode=0600" "$TMP/out"' \
+	'defaults: nothing dropped, nobody denied, socket 0600'
 
 (cd "$TMP" && $VALGRIND "$BUILD/fusecount" --dry-run -o ctl=rel.sock \
 	"$B" "$M") >"$TMP/out" 2>&1
@@ -135,6 +143,19 @@ perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Local => $ARGV[0])' \
 	"$TMP/stale"
 expect 0 "ctl=$TMP/stale" 'a stale socket file is reused' \
 	-o ctl="$TMP/stale" "$B" "$M"
+
+expect 0 "ctl=$TMP/new/ctl\$" 'a missing socket directory is made' \
+	-o ctl="$TMP/new/ctl" "$B" "$M"
+t_cond '[ ! -e "$TMP/new" ]' '... and removed at exit'
+mkdir -m 0777 "$TMP/wide"
+expect 1 'its directory must be ours and not writable by group or others' \
+	'a socket directory others can write to is refused' \
+	-o ctl="$TMP/wide/ctl" "$B" "$M"
+t_cond '[ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -e "$TMP/wide/ctl" ]' \
+	'... in one line, creating nothing'
+mkdir -m 1777 "$TMP/sticky"
+expect 1 'its directory must be ours' 'so is a sticky one, like /tmp' \
+	-o ctl="$TMP/sticky/ctl" "$B" "$M"
 
 if [ -x "$BUILD/ctl_test" ]; then
 	"$BUILD/ctl_test" --serve "$TMP/live" &

@@ -4,18 +4,25 @@
  * everything else (unknown words, overlong lines, NUL and other bytes),
  * and a real socket served by the ctl thread in this process answers
  * stats (valid JSON, checked with jq when installed), reset and dump.
+ * The socket is private (0600, in a directory made 0700; one that others
+ * can write to is refused; as root, a second uid cannot connect), and
+ * idle, half-line and non-reading clients do not delay another.
  *
  * "ctl_test --serve PATH" serves made-up counters on PATH until SIGTERM,
  * for the fusecount-ctl test (t/ctl-cli.t).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fusecount.h"
@@ -244,18 +251,19 @@ static void test_socket(const char *path)
 	ok(r && !strncmp(r, "ok\n{\"total\":0,", 14),
 	   "reset then stats, in one write");
 
-	r = ask(fd, "st\0ats\nfoo\n", 11, NULL, 2, buf, sizeof(buf));
+	r = ask(fd, "st\0ats\nfoo\nstats\n", 17, NULL, 3, buf, sizeof(buf));
 	ok(r && !strncmp(r, "error: invalid byte", 19) &&
-	   strstr(r, "\nerror: unknown command"),
+	   strstr(r, "\nerror: unknown command") && strstr(r, "\n{\""),
 	   "NUL and garbage: errors, connection kept");
 	close(fd);
 
 	fd = connect_to(path);
 	memset(buf, 'x', 300);
 	r = ask(fd, buf, 300, NULL, 1, buf, sizeof(buf));
-	/* Unread input makes the close a reset rather than an EOF */
-	ok(r && !strcmp(r, "error: line too long\n") &&
-	   recv(fd, buf, 1, 0) <= 0, "overlong line: error, then closed");
+	ok(r && !strcmp(r, "error: line too long\n"),
+	   "overlong line: an error at once, before its newline");
+	r = ask(fd, "xx\nstats\n", 9, NULL, 1, buf, sizeof(buf));
+	ok(r && r[0] == '{', "... its rest is dropped, the connection kept");
 	close(fd);
 
 	fd = connect_to(path);
@@ -273,7 +281,7 @@ static void test_claim(const char *path)
 	struct fc_ctl c;
 	int fd;
 
-	ok(fc_ctl_open(&c, path, &stats, &trace) == -EADDRINUSE,
+	ok(fc_ctl_open(&c, path, FC_CTL_MODE, &stats, &trace) == -EADDRINUSE,
 	   "a live socket is refused");
 
 	snprintf(other, sizeof(other), "%s/stale", dir);
@@ -282,7 +290,7 @@ static void test_claim(const char *path)
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
 		diag("bind %s failed", other);
 	close(fd);
-	ok(fc_ctl_open(&c, other, &stats, &trace) == 0,
+	ok(fc_ctl_open(&c, other, FC_CTL_MODE, &stats, &trace) == 0,
 	   "a stale socket file is reused");
 	fc_ctl_close(&c);
 	ok(access(other, F_OK) == -1, "closing removes the socket file");
@@ -290,13 +298,258 @@ static void test_claim(const char *path)
 	snprintf(file, sizeof(file), "%s/file", dir);
 	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
 	close(fd);
-	ok(fc_ctl_open(&c, file, &stats, &trace) == -EEXIST &&
+	ok(fc_ctl_open(&c, file, FC_CTL_MODE, &stats, &trace) == -EEXIST &&
 	   access(file, F_OK) == 0, "a non-socket is refused and kept");
 	memset(longp, 'a', sizeof(longp));
 	longp[0] = '/';
 	longp[sizeof(longp) - 1] = '\0';
-	ok(fc_ctl_open(&c, longp, &stats, &trace) == -ENAMETOOLONG,
+	ok(fc_ctl_open(&c, longp, FC_CTL_MODE, &stats, &trace) == -ENAMETOOLONG,
 	   "a path too long for sun_path");
+}
+
+static bool has_mode(const char *path, mode_t type, mode_t mode)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && (st.st_mode & S_IFMT) == type &&
+	       (st.st_mode & 07777) == mode;
+}
+
+static int open_in(struct fc_ctl *c, const char *sub, mode_t mode,
+		   char *path, size_t size)
+{
+	snprintf(path, size, "%s/%s/ctl", dir, sub);
+	return fc_ctl_open(c, path, mode, &stats, &trace);
+}
+
+/* The daemon runs with umask 0: the socket must not depend on it */
+static void test_modes(void)
+{
+	char path[96], sub[96];
+	struct fc_ctl c;
+	mode_t old = umask(0);
+
+	snprintf(sub, sizeof(sub), "%s/priv", dir);
+	ok(open_in(&c, "priv", FC_CTL_MODE, path, sizeof(path)) == 0 &&
+	   has_mode(path, S_IFSOCK, 0600) && has_mode(sub, S_IFDIR, 0700),
+	   "umask 0: the socket is 0600, in a directory made 0700");
+	fc_ctl_close(&c);
+	ok(access(path, F_OK) && access(sub, F_OK),
+	   "closing removes the socket and the directory it made");
+
+	snprintf(sub, sizeof(sub), "%s/grp", dir);
+	ok(open_in(&c, "grp", 0660, path, sizeof(path)) == 0 &&
+	   has_mode(path, S_IFSOCK, 0660) && has_mode(sub, S_IFDIR, 0710),
+	   "ctl_mode 0660: socket 0660, directory 0710");
+	fc_ctl_close(&c);
+
+	snprintf(sub, sizeof(sub), "%s/pub", dir);
+	mkdir(sub, 0755);
+	ok(open_in(&c, "pub", FC_CTL_MODE, path, sizeof(path)) == 0 &&
+	   has_mode(path, S_IFSOCK, 0600), "an existing 0755 directory of ours");
+	fc_ctl_close(&c);
+	ok(!access(sub, F_OK), "... is kept at close");
+
+	snprintf(sub, sizeof(sub), "%s/open", dir);
+	mkdir(sub, 0777);
+	ok(open_in(&c, "open", FC_CTL_MODE, path, sizeof(path)) == -EPERM &&
+	   access(path, F_OK), "a directory others can write to is refused");
+	snprintf(sub, sizeof(sub), "%s/tmp", dir);
+	mkdir(sub, 01777);
+	ok(open_in(&c, "tmp", FC_CTL_MODE, path, sizeof(path)) == -EPERM,
+	   "so is a sticky one, like /tmp");
+	umask(old);
+}
+
+/* As @uid, connect to @path. Return: 0 or the errno of connect() */
+static int connect_as(const char *path, uid_t uid)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	pid_t pid;
+	int fd, status;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+			_exit(255);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+			_exit(errno);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int serve_in(struct fc_ctl *c, const char *sub, mode_t dmode,
+		    mode_t mode, char *path, size_t size)
+{
+	char d[96];
+
+	snprintf(d, sizeof(d), "%s/%s", dir, sub);
+	if (dmode)
+		mkdir(d, dmode);
+	if (open_in(c, sub, mode, path, size))
+		return -1;
+	return fc_ctl_start(c);
+}
+
+/*
+ * As root, a second uid (65534, nobody) against the socket's modes, with
+ * the daemon's umask 0
+ */
+static void test_other_uid(void)
+{
+	struct fc_ctl a, b, o;
+	char pa[96], pb[96], po[96], d[96];
+	mode_t old;
+	int i;
+
+	if (geteuid() != 0) {
+		for (i = 0; i < 4; i++)
+			ok(1, "# SKIP not root: cannot switch to a second uid");
+		return;
+	}
+	/* Let nobody reach the subdirectories: their modes decide */
+	chmod(dir, 0711);
+	old = umask(0);
+	ok(!serve_in(&a, "a", 0, FC_CTL_MODE, pa, sizeof(pa)) &&
+	   connect_as(pa, 65534) == EACCES,
+	   "uid 65534 cannot connect: EACCES (default: 0700 directory)");
+	ok(!serve_in(&b, "b", 0755, FC_CTL_MODE, pb, sizeof(pb)) &&
+	   connect_as(pb, 65534) == EACCES,
+	   "uid 65534 cannot connect: EACCES (0600 socket, 0755 directory)");
+	ok(!serve_in(&o, "o", 0755, 0666, po, sizeof(po)) &&
+	   connect_as(po, 65534) == 0,
+	   "ctl_mode 0666 asked for: uid 65534 connects (the check above is real)");
+	fc_ctl_close(&a);
+	fc_ctl_close(&b);
+	fc_ctl_close(&o);
+
+	snprintf(d, sizeof(d), "%s/theirs", dir);
+	mkdir(d, 0700);
+	ok(!chown(d, 65534, 65534) &&
+	   open_in(&a, "theirs", FC_CTL_MODE, pa, sizeof(pa)) == -EPERM,
+	   "a directory owned by another uid is refused");
+	umask(old);
+	chmod(dir, 0700);
+}
+
+/* A dump of over 1 MB, far more than a socket buffer holds */
+static void fill_trace(void)
+{
+	static char name[FC_NAME_MAX];
+	struct fc_req req = { .opcode = FUSE_LOOKUP, .has = FC_HAS_NAME,
+			      .name = name, .namelen = sizeof(name) };
+	struct fc_reply rep = { .replied = true };
+	int i;
+
+	memset(name, 'n', sizeof(name));
+	for (i = 0; i < FC_TRACE_LEN; i++) {
+		req.seq = i + 1;	/* 0 marks an unused slot */
+		fc_trace_record(&trace, &req, &rep);
+	}
+}
+
+static double secs_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Return: bytes read until "\nend\n", or 0 */
+static size_t read_dump(int fd)
+{
+	char buf[4096 + 5] = "", *p = buf + 5;
+	size_t len = 0;
+	ssize_t n;
+
+	/* buf keeps the last 5 bytes of the previous read in front */
+	for (;;) {
+		n = recv(fd, p, 4096, 0);
+		if (n <= 0)
+			return 0;
+		len += n;
+		if (!memcmp(p + n - 5, "\nend\n", 5))
+			return len;
+		memmove(buf, p + n - 5, 5);
+	}
+}
+
+/*
+ * Clients that never send a line, one halfway through one, and one that
+ * asked for a dump bigger than the socket buffer and does not read it:
+ * none of them may delay another client's stats.
+ */
+static void test_clients(const char *path)
+{
+	int idle[3], part, stall, fd, more[FC_CTL_CLIENTS];
+	struct pollfd pfd = { .events = POLLIN };
+	struct timespec t0;
+	char buf[4096], *r;
+	double t;
+	int i, n;
+
+	stall = connect_to(path);
+	fill_trace();
+	if (send(stall, "dump\n", 5, 0) != 5)
+		diag("send failed");
+	/*
+	 * Once the dump starts to arrive the server has filled the socket
+	 * buffer and would be stuck on it, if ever.  The others come after
+	 * it is built, which takes seconds under valgrind: long enough to
+	 * drop idle clients.
+	 */
+	pfd.fd = stall;
+	if (poll(&pfd, 1, 20000) != 1)
+		diag("no dump in sight");
+	for (i = 0; i < 3; i++)
+		idle[i] = connect_to(path);
+	part = connect_to(path);
+	if (send(part, "sta", 3, 0) != 3)
+		diag("send failed");
+	usleep(100 * 1000);	/* accepted, and "sta" read, by now */
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	fd = connect_to(path);
+	r = ask(fd, "stats\n", 6, NULL, 1, buf, sizeof(buf));
+	t = secs_since(&t0);
+	ok(r && r[0] == '{' && t < 1.0,
+	   "3 idle clients, a half line, an unread dump: a 4th answered in %.3f s",
+	   t);
+	r = ask(part, "ts\n", 3, NULL, 1, buf, sizeof(buf));
+	ok(r && r[0] == '{', "the half line, once complete, is answered");
+	n = read_dump(stall);
+	ok(n > 1000000,
+	   "the stalled client gets its whole dump (%d bytes) once it reads",
+	   n);
+
+	/* Six are connected: fill the rest, then one too many */
+	n = FC_CTL_CLIENTS - 6;
+	for (i = 0; i < n; i++)
+		more[i] = connect_to(path);
+	more[n] = connect_to(path);
+	r = ask(more[n], "", 0, NULL, 1, buf, sizeof(buf));
+	ok(r && !strcmp(r, "error: too many clients\n"),
+	   "client %d of %d: error: too many clients", FC_CTL_CLIENTS + 1,
+	   FC_CTL_CLIENTS);
+	close(more[n]);
+	close(idle[0]);
+	idle[0] = connect_to(path);
+	r = ask(idle[0], "stats\n", 6, NULL, 1, buf, sizeof(buf));
+	ok(r && r[0] == '{', "a slot given back serves the next client");
+
+	for (i = 0; i < n; i++)
+		close(more[i]);
+	for (i = 0; i < 3; i++)
+		close(idle[i]);
+	close(part);
+	close(stall);
+	close(fd);
 }
 
 static int serve(const char *path)
@@ -315,7 +568,7 @@ static int serve(const char *path)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (fc_ctl_open(&c, path, &stats, &trace) || fc_ctl_start(&c))
+	if (fc_ctl_open(&c, path, FC_CTL_MODE, &stats, &trace) || fc_ctl_start(&c))
 		return 1;
 	sigwait(&set, &sig);
 	fc_ctl_close(&c);
@@ -331,21 +584,24 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
 		return serve(argv[2]);
 
-	plan(29);
+	plan(46);
 	test_parse();
 	if (!mkdtemp(dir) || fc_trace_init(&trace))
 		skip_all("no temporary directory");
 	fc_stats_reset(&stats);
 	snprintf(path, sizeof(path), "%s/ctl", dir);
-	ok(fc_ctl_open(&c, path, &stats, &trace) == 0 && fc_ctl_start(&c) == 0,
-	   "open and start the ctl thread");
+	ok(fc_ctl_open(&c, path, FC_CTL_MODE, &stats, &trace) == 0 &&
+	   fc_ctl_start(&c) == 0, "open and start the ctl thread");
 	test_line(&c);
 	count(FUSE_LOOKUP, 0, 3);
 	count(FUSE_STATX, AT_STATX_FORCE_SYNC, 1);
 	test_socket(path);
+	test_clients(path);
 	test_claim(path);
 	fc_ctl_close(&c);
 	ok(access(path, F_OK) == -1, "stopping removes the socket file");
+	test_modes();
+	test_other_uid();
 
 	fc_trace_destroy(&trace);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

@@ -124,7 +124,11 @@ static inline int lab_fuse_start(struct lab_fuse *f, const char *name,
 
 	snprintf(f->back, sizeof(f->back), "/tmp/%s.back", name);
 	snprintf(f->mnt, sizeof(f->mnt), "/tmp/%s.mnt", name);
-	snprintf(f->sock, sizeof(f->sock), "/tmp/%s.sock", name);
+	/*
+	 * fusecount makes the socket's directory (0700) and removes it at
+	 * exit; it refuses one that others may write to, such as /tmp.
+	 */
+	snprintf(f->sock, sizeof(f->sock), "/tmp/%s.ctl/sock", name);
 	snprintf(o, sizeof(o), "ctl=%s%s%s", f->sock, *opts ? "," : "", opts);
 	mkdir(f->back, 0755);
 	mkdir(f->mnt, 0755);
