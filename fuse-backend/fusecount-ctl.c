@@ -6,7 +6,9 @@
  *   fusecount-ctl SOCKET stats|reset|trace on|off|dump|delay US
  *
  * Exit status: 0 for a reply, 1 when the socket cannot be reached or the
- * reply is an error or incomplete, 2 for bad usage.
+ * reply is an error or incomplete, 2 for bad usage.  The daemon reads one
+ * command per line: a word holding a newline (or any control character)
+ * is refused here, so that no argument can carry a second command.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -28,6 +30,19 @@ static int bad_usage(void)
 	fprintf(stderr, "usage: %s SOCKET stats|reset|trace on|off|dump|delay US\n",
 		prog);
 	return 2;
+}
+
+/* Return: the first word with a control character, or NULL */
+static const char *find_ctrl(int argc, char **argv)
+{
+	const unsigned char *p;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		for (p = (const unsigned char *)argv[i]; *p; p++)
+			if (*p < 0x20 || *p == 0x7f)
+				return argv[i];
+	return NULL;
 }
 
 /* Join the command words with spaces, newline-terminated */
@@ -128,6 +143,12 @@ int main(int argc, char **argv)
 	if (argc < 3)
 		return bad_usage();
 	path = argv[1];
+	if (find_ctrl(argc - 2, argv + 2)) {
+		fprintf(stderr,
+			"%s: a command word holds a newline or another control character: refused (one command per line)\n",
+			prog);
+		return 2;
+	}
 	n = build_line(line, sizeof(line), argc - 2, argv + 2);
 	if (n < 0)
 		return bad_usage();
