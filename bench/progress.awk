@@ -3,10 +3,13 @@
 # the rest to stderr; at most once a second "LANE [case k/N] elapsed,
 # ETA" on stderr. The ETA of the fuse lane weighs each case of PLAN
 # (fusebench --plan, the order the guest reports in) by a guess of its
-# cost in seconds (weight()). An NFS run (capture=0) counts as one case
+# cost in seconds (weight()). An NFS run (CAPTURE=0) counts as one case
 # of weight NFSW; while it runs, its table rows show as "[row r/R]" (R:
-# the cases its "nfs-lab: NFS V: R cases" line announced, per kernel).
+# PER, the cases planned per kernel). The last 20 other lines go to
+# TAIL: what a failed case shows of its guest.
 # At the end it prints the number of cases seen and the weight done.
+# Its parameters come from the environment (LAB_TOTAL, LAB_CASES...):
+# awk -v would read backslashes in a path as escapes.
 function num(k) {
 	if (!match($0, "\"" k "\":[0-9]+"))
 		return 0
@@ -53,8 +56,15 @@ function hms(s) { return sprintf("%dm%02ds", s / 60, s % 60) }
 
 BEGIN {
 	ERR = "cat >&2"
-	if (budget == "")
-		budget = quick ? 8 : 15
+	total = ENVIRON["LAB_TOTAL"] + 0; done0 = ENVIRON["LAB_DONE0"] + 0
+	t0 = ENVIRON["LAB_T0"] + 0; wdone = ENVIRON["LAB_WDONE"] + 0
+	nk = ENVIRON["LAB_NK"] + 0; capture = ENVIRON["LAB_CAPTURE"] + 0
+	what = ENVIRON["LAB_WHAT"]; lane = ENVIRON["LAB_LANE"]
+	quick = ENVIRON["LAB_QUICK"]; budget = ENVIRON["LAB_BUDGET"]
+	per = ENVIRON["LAB_PER"] + 0; plan = ENVIRON["LAB_PLAN"]
+	cases = ENVIRON["LAB_CASES"]; kernels = ENVIRON["LAB_KERNELS"]
+	tail = ENVIRON["LAB_TAIL"]
+	budget = budget == "" ? (quick ? 8 : 15) : budget + 0
 	NFSW = quick ? 30 : 400
 	while ((getline <plan) > 0)
 		wplan += wt[++np] = weight()
@@ -80,10 +90,6 @@ capture && /^\{.*"workload":/ {
 	next
 }
 
-!capture && /^nfs-lab: NFS [0-9.]+: [0-9]+ cases/ {
-	per = $4 + 0
-}
-
 # An NFS case's table row: "KERNEL nfsV opts call ... calls ..."
 !capture && per && $1 ~ /^(stock|patched|optin)$/ && $2 ~ /^nfs/ {
 	say("  | " $0)
@@ -106,17 +112,20 @@ capture && /^\{.*"release":/ {
 	next
 }
 
-{ say("  | " $0) }
+{
+	say("  | " $0)
+	last20[++nl % 20] = $0
+}
 
+# No "done" here: only bench/lab knows how the guest ended.
 END {
 	if (!capture) {
 		k = 1
 		wdone += NFSW
-		el = now() - t0
-		say(sprintf("lab: %s [%d/%d] %s elapsed, ETA %s: %s done", lane,
-		    done0 + 1, total, hms(el), hms(el * (wtotal - wdone) / wdone),
-		    what))
 	}
 	close(ERR)
+	for (i = nl > 20 ? nl - 19 : 1; i <= nl; i++)
+		print last20[i % 20] > tail
+	close(tail)
 	print k + 0, wdone
 }

@@ -1,7 +1,11 @@
 #!/bin/sh
 # bench/lab without QEMU: NFS through a stand-in for nfs-lab/run (the
-# schema it must write), the merged results.json, argument checks, and
-# that an interrupted run leaves no results and no process behind.
+# schema it must write) and labcase (its plan), FUSE through a stand-in
+# for guest/run that replays fusebench's plan; the merged results.json,
+# argument and --out checks, paths with metacharacters, a guest that
+# dies (its cases failed, status 1, never "done"), and that SIGTERM,
+# a double SIGTERM or SIGINT leave no results, no temporary file and no
+# process behind within 2 s, also when the guest ignores TERM.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,9 +14,11 @@ BUILD=${BUILD:-$here/../../build}
 export BUILD
 [ -x "$BUILD/bench/fusebench" ] && [ -x "$BUILD/bench/lsx" ] ||
 	{ echo "1..0 # SKIP fusebench/lsx not built (make -C bench)"; exit 0; }
-for c in jq setsid; do
+for c in jq setsid timeout ps pkill; do
 	command -v $c >/dev/null || { echo "1..0 # SKIP $c missing"; exit 0; }
 done
+env --default-signal=INT true 2>/dev/null ||
+	{ echo "1..0 # SKIP env --default-signal missing (coreutils < 9)"; exit 0; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -30,13 +36,32 @@ ok() {
 	fi
 }
 
-# Kernels that exist as files: the NFS stand-in never boots them.
-export LAB_CACHE=$tmp/cache
+# A private TMPDIR and kernel cache, both with spaces and shell/regex
+# metacharacters: the NFS stand-in never boots the kernels.
+odd='a b $x [c]* & ;d'
+export TMPDIR="$tmp/tmp $odd"
+mkdir "$TMPDIR"
+export LAB_CACHE="$tmp/cache $odd"
 mkdir -p "$LAB_CACHE/kernels/stock" "$LAB_CACHE/kernels/patched"
 : >"$LAB_CACHE/kernels/stock/bzImage"
 : >"$LAB_CACHE/kernels/patched/bzImage"
 
-# The stand-in: one case per version, in the schema; SLOW=1: it hangs.
+# labcase's stand-in: NCASES case lines (default 1) as the plan
+cat >"$tmp/labcase" <<'STUB'
+#!/bin/sh
+echo "# the stand-in's matrix"
+echo "call=statx sync=dont mask=basic object=deep cache=expired"
+[ "${NCASES:-1}" -lt 2 ] || echo "call=stat object=deep cache=cold"
+STUB
+chmod +x "$tmp/labcase"
+export NFS_LABCASE=$tmp/labcase
+
+# nfs-lab/run's stand-in: case 1 of each version, in the schema.
+# SLOW=F: writes its pid to F and hangs like nfs-lab/run: a file in its
+# TMPDIR, a "QEMU" (its pid in F.qemu) under timeout, which puts it in a
+# process group of its own, and 0.3 s to clean up on TERM (STUBBORN=1:
+# TERM ignored). FAIL=1: says why on stderr and fails without a results
+# file.
 cat >"$tmp/nfs-run" <<'STUB'
 #!/bin/sh
 set -eu
@@ -49,17 +74,33 @@ while [ $# -gt 0 ]; do
 	*) shift ;;
 	esac
 done
+echo "$TMPDIR" >>"${SEEN:-/dev/null}"
 echo "nfs-lab: $k NFS$vs"
 echo "nfs-lab: NFS$vs: 1 cases"
 echo "$k nfs${vs# } vers=${vs# } statx/dont/basic deep expired 0 3 3 0 10"
 [ -z "${CHATTY:-}" ] || seq -f "chatter $k$vs line %g" 400
-[ -z "${SLOW:-}" ] || { echo $$ >"$SLOW"; sleep 300; }
+if [ -n "${SLOW:-}" ]; then
+	: >"$TMPDIR/export.img"
+	timeout 300 sh -c 'echo $$ >"$1"; exec sleep 300' sh "$SLOW.qemu" &
+	if [ -n "${STUBBORN:-}" ]; then
+		trap '' TERM
+	else
+		trap 'sleep 0.3; rm -f "$TMPDIR/export.img"; exit 143' TERM
+	fi
+	echo $$ >"$SLOW"
+	while :; do wait || :; sleep 1 || :; done
+fi
 [ -z "${LANES:-}" ] || { echo "start $k$vs" >>"$LANES"; sleep 1; echo "end $k$vs" >>"$LANES"; }
+if [ -n "${FAIL:-}" ]; then
+	echo "nfs-lab: the client guest failed (status 255)" >&2
+	echo "  | Kernel panic - not syncing: stand-in" >&2
+	exit 1
+fi
 sep=""
 {
-	printf '{"schema":1,"kernels":{"%s":{"release":"6.1-%s"}},"cases":[' $k $k
+	printf '{"schema":1,"started":"x","kernels":{"%s":{"release":"6.1-%s"}},"cases":[' $k $k
 	for v in $vs; do
-		printf '%s{"kernel":"%s","fs":"nfs%s","mount_opts":"vers=%s",' "$sep" $k $v $v
+		printf '%s{"id":1,"kernel":"%s","fs":"nfs%s","mount_opts":"vers=%s",' "$sep" $k $v $v
 		printf '"workload":"syscall","call":"statx","sync":"dont","mask":"basic",'
 		printf '"object":"deep","cache":"expired","n":1,"delay_ms":0,'
 		printf '"server":{"LOOKUP":3},"client":{},"calls":3,"wall_us":10}'
@@ -71,7 +112,31 @@ STUB
 chmod +x "$tmp/nfs-run"
 export NFS_LAB_RUN=$tmp/nfs-run
 
-echo "1..15"
+# guest/run's stand-in for the FUSE lane: fusebench's kernel line, then
+# the first $REPORT cases of its plan (default all) as measured, then
+# (DIE=1) half a case line, and it dies as guest/run does when QEMU is
+# killed: status 255.
+cat >"$tmp/guest-run" <<'STUB'
+#!/bin/sh
+set -eu
+while [ "$1" != -- ]; do shift; done
+shift 3
+k=$1
+shift
+echo "{\"kernel\":\"$k\",\"release\":\"6.1-fake\"}"
+"$BUILD/bench/fusebench" --plan "$@" | head -n "${REPORT:-100000}" |
+	sed "s/\"kernel\":\"-\"/\"kernel\":\"$k\"/; s/}\$/,\"server\":{},\"client\":{},\"calls\":1,\"wall_us\":5}/"
+if [ -n "${DIE:-}" ]; then
+	printf '{"kernel":"%s","fs":"fuse","workload":"ls","call":"gnu-l\n' "$k"
+	echo "guest/run: guest ended without an exit status; kernel log tail:" >&2
+	echo "[   12.3] fusecount[42]: segfault at 0 (stand-in)" >&2
+	exit 255
+fi
+STUB
+chmod +x "$tmp/guest-run"
+export GUEST_RUN=$tmp/guest-run
+
+echo "1..39"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -79,26 +144,25 @@ ok '[ "$(jq -r ".cases | map(.kernel + \" \" + .fs) | join(\",\")" "$tmp/r/resul
 	"in kernel, then file system order"
 ok '[ "$(jq -r ".kernels.patched.release" "$tmp/r/results.json")" = 6.1-patched ]' \
 	"kernel releases from the NFS documents"
-ok 'jq -e ".schema == 1 and (.started | test(\"^[0-9-]+T[0-9:]+Z$\"))" "$tmp/r/results.json"' \
-	"schema 1 and an ISO 8601 start"
+ok 'jq -e ".schema == 1 and (.started | test(\"^[0-9-]+T[0-9:]+Z$\")) and .failures == []" "$tmp/r/results.json"' \
+	"schema 1, an ISO 8601 start, no failures"
 ok 'grep -q "nfs4.2 \[2/2\].*NFS 4.2 on patched done" "$tmp/err" && grep -q "  | nfs-lab: patched NFS 3" "$tmp/err"' \
 	"progress per lane and the NFS run's own output on stderr"
 ok 'grep -q "lab: nfs3 \[row 2/2\] .*NFS 3 on patched" "$tmp/err" &&
 	grep -q "  | patched nfs3 vers=3 statx" "$tmp/err"' \
 	"an NFS run's table rows count as its cases, over every kernel"
-ok '[ ! -e "$tmp/r/results.json.tmp" ]' "no temporary file left"
+ok '[ ! -e "$tmp/r/results.json.tmp" ] && [ -z "$(ls -A "$TMPDIR")" ]' \
+	"no temporary file left (TMPDIR with spaces and metacharacters)"
+ok 'grep -qxF "lab: 4 cases: 4 measured, 0 skipped, 0 failed, in [0-9]*s: $tmp/r/results.json" "$tmp/err" ||
+	grep -q "^lab: 4 cases: 4 measured, 0 skipped, 0 failed" "$tmp/err"' \
+	"the counts: measured, skipped, failed"
+
 # Two lanes' output on one stderr: every line whole, none lost
 CHATTY=1 "$lab" --kernels stock --fs nfs3,nfs4.2 --out "$tmp/c" --no-report \
 	2>"$tmp/err"
 ok '[ "$(grep -Ec "^  \| chatter stock (3|4\.2) line [0-9]+$" "$tmp/err")" = 800 ] &&
 	! grep -Ev "^(lab: |  \| )" "$tmp/err"' \
 	"two lanes on one stderr: 800 chattering lines whole, each line a lab: or a guest line"
-rc=0
-"$lab" --kernels newest --out "$tmp/x" 2>"$tmp/err" || rc=$?
-ok '[ $rc = 2 ] && grep -q "unknown kernel newest" "$tmp/err"' "an unknown kernel: exit 2"
-rc=0
-"$lab" --jobs 0 --out "$tmp/x" 2>"$tmp/err" || rc=$?
-ok '[ $rc = 2 ] && grep -q "jobs takes 1 to 9" "$tmp/err"' "--jobs 0: exit 2"
 
 # Lanes: --jobs 2 runs nfs3 and nfs4.2 side by side, --jobs 1 in turn.
 LANES=$tmp/par "$lab" --kernels stock --fs nfs3,nfs4.2 --jobs 2 \
@@ -111,14 +175,143 @@ ok '[ "$(cut -d" " -f1 "$tmp/ser" | tr "\n" " ")" = "start end start end " ] &&
 	[ "$(jq -c .cases "$tmp/p/results.json")" = "$(jq -c .cases "$tmp/s/results.json")" ]' \
 	"--jobs 1: one after the other, the same cases in the same order"
 
-# Interrupted while the stand-in hangs: nothing left behind.
-SLOW=$tmp/slow.pid "$lab" --kernels stock --fs nfs4.2 --out "$tmp/i" --no-report 2>"$tmp/err" &
-pid=$!
-i=0
-while [ ! -s "$tmp/slow.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -TERM $pid
+# --- Failures: every planned case ends measured, skipped or failed ------
+
+# The NFS run of stock fails: its planned case is failed, the run says so
 rc=0
-wait $pid || rc=$?
-ok '[ $rc = 130 ] && [ ! -e "$tmp/i" ]' "SIGTERM: exit 130, no results directory"
-ok '! kill -0 "$(cat "$tmp/slow.pid")"' "SIGTERM: the running NFS job is gone"
+FAIL=1 "$lab" --kernels stock --fs nfs3 --out "$tmp/nf" --no-report \
+	2>"$tmp/err" || rc=$?
+r=$tmp/nf/results.json
+ok '[ $rc = 1 ]' "an NFS run that fails: exit status 1"
+ok 'jq -e ".cases | length == 1 and (.[0] | .kernel == \"stock\" and .fs == \"nfs3\" and .id == 1 and .call == \"statx\" and .sync == \"dont\" and (.error | test(\"nfs-lab/run --kernel stock --vers 3 failed \\\\(status 1\\\\) \\\\(after 0 of 1 cases\\\\)\")))" "$r"' \
+	"its planned case is in results.json, failed, with nfs-lab/run's status"
+ok 'jq -e ".failures | length == 1 and (.[0] | .status == 1 and .failed == 1 and (.guest_tail | index([\"  | Kernel panic - not syncing: stand-in\"]) != null))" "$r"' \
+	"results.json keeps the run's last lines"
+ok 'grep -q "NFS 3 on stock FAILED: 1 of 1 cases failed" "$tmp/err" && ! grep -q "done" "$tmp/err"' \
+	"progress says FAILED, and never done"
+ok 'grep -q "^lab: 1 cases: 0 measured, 0 skipped, 1 failed" "$tmp/err" &&
+	grep -q "^lab: FAILED nfs3 on stock: 1 of 1 cases not reported" "$tmp/err"' \
+	"the summary counts it and says why"
+
+# nfs-lab/run succeeds but reports 1 of the 2 planned cases
+rc=0
+NCASES=2 "$lab" --kernels stock,patched --fs nfs4.2 --out "$tmp/nm" \
+	--no-report 2>"$tmp/err" || rc=$?
+ok '[ $rc = 1 ] && jq -e "[.cases[] | select(.error)] | length == 2 and all(.id == 2 and (.error | test(\"did not report\")))" "$tmp/nm/results.json"' \
+	"a case nfs-lab/run did not report is failed, on each kernel: exit status 1"
+
+# The FUSE guest dies after 20 of stock's cases: the rest are failed
+nplan=$("$BUILD/bench/fusebench" --plan --quick | wc -l)
+rc=0
+REPORT=20 DIE=1 "$lab" --quick --kernels stock --fs fuse --out "$tmp/ff" \
+	--no-report 2>"$tmp/err" || rc=$?
+r=$tmp/ff/results.json
+ok '[ $rc = 1 ]' "a FUSE guest that dies: exit status 1"
+ok '[ "$(jq "[.cases[] | select(.error == null)] | length" "$r")" = 20 ] &&
+	[ "$(jq "[.cases[] | select(.error)] | length" "$r")" = $((nplan - 20)) ]' \
+	"20 cases measured, the other $((nplan - 20)) of the plan failed"
+ok 'jq -e "[.cases[] | select(.error) | .error] | unique == [\"the guest ended without an exit status (guest/run status 255: QEMU died or the kernel crashed) (after 20 of $nplan cases)\"]" "$r"' \
+	"each says how the guest ended and how far it got"
+ok '[ "$(jq -c "[.cases[] | [.mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms]] | sort" "$r")" = "$("$BUILD/bench/fusebench" --plan --quick | jq -sc "[.[] | [.mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms]] | sort")" ]' \
+	"measured and failed together are the plan, each case once"
+ok 'jq -e ".failures[0].guest_tail | index([\"[   12.3] fusecount[42]: segfault at 0 (stand-in)\"]) != null" "$r"' \
+	"the guest's last lines are kept"
+ok 'grep -q "fuse on stock FAILED: $((nplan - 20)) of $nplan cases failed" "$tmp/err" && ! grep -q "done" "$tmp/err"' \
+	"progress says FAILED, never done"
+# The same, through the report: report.md and the summary say which
+rc=0
+REPORT=20 DIE=1 "$lab" --quick --kernels stock,patched --fs fuse --out "$tmp/fr" \
+	>"$tmp/sum" 2>"$tmp/err" || rc=$?
+ok '[ $rc = 1 ] && grep -q "^FAILED  stock fuse, $((nplan - 20)) cases: the guest ended without an exit status" "$tmp/sum" &&
+	grep -q "^\*\*stock, fuse: $((nplan - 20)) failed.\*\* Error: the guest ended" "$tmp/fr/report.md" &&
+	grep -qF "    [   12.3] fusecount[42]: segfault at 0 (stand-in)" "$tmp/fr/report.md"' \
+	"with the report: exit status 1; the summary and report.md say which cases failed and why"
+ok 'grep -q "fuse on patched FAILED" "$tmp/err" && grep -q "finished with $((2 * (nplan - 20))) of $((2 * nplan)) cases failed" "$tmp/err"' \
+	"the next kernel runs too, and the lane says how many failed"
+
+# --- Arguments, checked before anything runs -----------------------------
+
+# usage_error ARGS...: exit status 2 and one line within 2 s, and no
+# guest started (the stand-ins log each run to $SEEN)
+usage_error() {
+	rm -f "$tmp/seen"
+	rc=0
+	SEEN=$tmp/seen timeout 2 "$lab" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^lab: " "$tmp/err" &&
+		[ ! -e "$tmp/seen" ] && [ -z "$(ls -A "$TMPDIR")" ]
+}
+ok 'usage_error --kernels newest --out "$tmp/x" && grep -q "unknown kernel newest" "$tmp/err"' \
+	"an unknown kernel: exit 2"
+ok 'usage_error --jobs 0 --out "$tmp/x" && grep -q "jobs takes 1 to 9" "$tmp/err"' "--jobs 0: exit 2"
+ok 'usage_error --budget-s x --out "$tmp/x" && usage_error --budget-s 99999999999 --out "$tmp/x"' \
+	"--budget-s x, 99999999999: exit 2"
+ok 'usage_error --fs nfs3 --out && usage_error --fs nfs3 --kernels && usage_error --fs && usage_error --fs nfs3 --budget-s &&
+	usage_error --fs nfs3 --jobs && usage_error --fs nfs3 --out --quick' \
+	"a missing option value: exit 2, one line (no unbound variable)"
+ok '! grep -q "parameter not set\|unbound" "$tmp/err"' "not a raw shell error"
+: >"$tmp/file"
+ok 'usage_error --fs nfs3 --out "$tmp/file" && grep -q "not a directory" "$tmp/err"' \
+	"--out an existing file: exit 2 before any guest, within 2 s"
+ok 'usage_error --fs nfs3 --out "$tmp/file/sub" && grep -q "cannot create" "$tmp/err"' \
+	"--out below a file: exit 2 before any guest"
+ok '[ ! -e "$tmp/x" ]' "no results directory from a refused run"
+
+# An --out with metacharacters, and NFS_LAB_RUN in such a directory
+mkdir -p "$tmp/bin $odd"
+cp "$tmp/nfs-run" "$tmp/bin $odd/nfs-run"
+o="$tmp/out $odd 'q' \\ x"
+ok 'NFS_LAB_RUN="$tmp/bin $odd/nfs-run" "$lab" --kernels stock --fs nfs3 --out "$o" --no-report 2>"$tmp/err" &&
+	[ "$(jq ".cases | length" "$o/results.json")" = 1 ] && [ "$(ls -A "$o")" = results.json ]' \
+	"--out, TMPDIR, LAB_CACHE and the runner in paths with spaces and metacharacters"
+
+# --- Interrupts -----------------------------------------------------------
+
+# alive PID: PID runs (a zombie does not)
+alive() {
+	st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]
+}
+# stop HOW: start a run whose NFS stand-in hangs, wait for it, stop it
+# HOW (term, term2: TERM twice to the group, int: SIGINT to the group);
+# sets $rc, $t (tenths of a second until the lab, its stand-in and the
+# stand-in's "QEMU" were gone), $stub and $qemu (their pids).
+stop() {
+	rm -f "$tmp/slow.pid" "$tmp/slow.pid.qemu"
+	SLOW=$tmp/slow.pid setsid env --default-signal=INT "$lab" --kernels stock \
+		--fs nfs4.2 --out "$tmp/i" --no-report 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while { [ ! -s "$tmp/slow.pid" ] || [ ! -s "$tmp/slow.pid.qemu" ]; } &&
+		[ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	stub=$(cat "$tmp/slow.pid")
+	qemu=$(cat "$tmp/slow.pid.qemu")
+	case $1 in
+	term) kill -s TERM $pid ;;
+	term2) kill -s TERM -- -$pid; sleep 0.05; kill -s TERM -- -$pid ;;
+	int) kill -s INT -- -$pid ;;
+	esac
+	t=0
+	while { alive $pid || alive "$stub" || alive "$qemu"; } && [ $t -lt 50 ]; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	kill -s KILL "$stub" "$qemu" 2>/dev/null || true
+	rc=0
+	wait $pid || rc=$?
+}
+gone() {
+	[ $t -le 20 ] && ! alive "$stub" && ! alive "$qemu" && [ ! -e "$tmp/i" ] &&
+		[ -z "$(ls -A "$TMPDIR")" ]
+}
+stop term
+ok '[ $rc = 130 ] && gone' \
+	"SIGTERM: exit 130 within 2 s (${t}00 ms): no results, no temporary file, the NFS job and its QEMU gone"
+stop term2
+ok 'gone' "SIGTERM twice to the group (make forwards one): all gone within 2 s (${t}00 ms)"
+stop int
+ok '[ $rc = 130 ] && gone' "SIGINT to the group (Ctrl-C): all gone within 2 s (${t}00 ms)"
+STUBBORN=1 stop term
+ok '[ $rc = 130 ] && gone' "a guest runner that ignores SIGTERM: killed, all gone within 2 s (${t}00 ms)"
 exit $failed
