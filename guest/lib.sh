@@ -8,8 +8,12 @@ LAB_INITRD=${LAB_INITRD:-$lab_top/build/guest/initramfs.cpio}
 export LAB_INITRD
 
 lab_tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
-trap 'rm -rf "$lab_tmp"' EXIT
-trap 'exit 130' INT TERM
+# A second signal must not cut the cleanup short: the handlers ignore
+# further ones before they exit into the EXIT trap.
+trap 'trap "" INT TERM HUP; rm -rf -- "$lab_tmp"' EXIT
+trap 'trap "" INT TERM HUP; exit 130' INT
+trap 'trap "" INT TERM HUP; exit 143' TERM
+trap 'trap "" INT TERM HUP; exit 129' HUP
 
 # lab_skip REASON: a TAP plan that says the whole file was skipped.
 lab_skip() {
@@ -60,4 +64,38 @@ lab_ext4() {
 # lab_guest KERNEL [guest/run options] -- COMMAND...
 lab_guest() {
 	"$lab_top/guest/run" "$@"
+}
+
+# lab_procs STRING: the pids of processes (other than this shell) whose
+# command line contains STRING, a fixed string (no pattern: paths may
+# hold regex metacharacters). The tests' oracle for "nothing of ours is
+# left running": everything a test starts carries its $lab_tmp.
+lab_procs() {
+	for lab_f in /proc/[0-9]*/cmdline; do
+		lab_p=${lab_f#/proc/}
+		lab_p=${lab_p%/cmdline}
+		[ "$lab_p" != $$ ] || continue
+		lab_c=$(tr '\0' ' ' 2>/dev/null <"$lab_f") || continue
+		case $lab_c in *"$1"*) echo "$lab_p" ;; esac
+	done
+}
+
+# lab_descendants PID: the pids of PID's children, their children...
+lab_descendants() {
+	for lab_d in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		echo "$lab_d"
+		lab_descendants "$lab_d"
+	done
+}
+
+# lab_kill_procs STRING: SIGKILL whatever lab_procs STRING finds (a
+# test's safety net after a failure: nothing of it may stay running).
+lab_kill_procs() {
+	# shellcheck disable=SC2046
+	kill -KILL $(lab_procs "$1") 2>/dev/null || true
+}
+
+# lab_elapsed_ms T0: milliseconds since T0 (a `date +%s%N` reading).
+lab_elapsed_ms() {
+	echo $(( ($(date +%s%N) - $1) / 1000000 ))
 }

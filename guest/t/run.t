@@ -19,8 +19,8 @@ check() {
 	fi
 }
 
-# The QEMU processes of this test carry its temporary directory's name.
-qemus() { pgrep -f "qemu-system.*$lab_tmp" | wc -l; }
+# The processes of this test carry its temporary directory's name.
+qemus() { lab_procs "$lab_tmp" | wc -l; }
 
 echo "1..9"
 out=$("$run" "$kernel" -- sh -c 'echo "it'"'"'s a guest"; cat /proc/sys/kernel/hostname')

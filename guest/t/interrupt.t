@@ -1,0 +1,94 @@
+#!/bin/sh
+# guest/run stops at once when interrupted: SIGINT (Ctrl-C), or SIGTERM
+# twice in a row (what a CI timeout and make send), to its pid while the
+# guest runs a long sleep (and its first output line has come back). Within 2 s it has exited 130 or 143, the QEMU
+# it started (its child, found in /proc) is gone, nothing with the run's
+# private TMPDIR on its command line runs, and that TMPDIR is empty.
+set -eu
+. "$(dirname "$0")/../lib.sh"
+lab_kernel stock
+run=$lab_top/guest/run
+n=0
+fail=0
+
+check() {
+	n=$((n + 1))
+	if [ "$1" = "$2" ]; then
+		echo "ok $n - $3"
+	else
+		echo "not ok $n - $3"
+		echo "#   got '$1', want '$2'"
+		fail=$((fail + 1))
+	fi
+}
+
+# interrupt NAME STATUS SIGNAL...: boot a guest that sleeps, send the
+# signals to guest/run 1 s after the guest started running, check;
+# STATUS: the statuses allowed, separated by spaces.
+interrupt() {
+	name=$1 want=$2
+	shift 2
+	d=$lab_tmp/$name
+	mkdir -p "$d/tmp"
+	: >"$d/out"
+	# A background job of this shell starts with SIGINT ignored: perl
+	# restores the default before it becomes guest/run.
+	# The guest says "started" on its console (the kernel log file).
+	TMPDIR=$d/tmp perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+		"$run" --timeout 60 --console "$d/console" "$kernel" -- \
+		sh -c 'echo streamed; echo started >/dev/console; sleep 60' \
+		>"$d/out" 2>"$d/err" &
+	pid=$!
+	i=0
+	until grep -q started "$d/console" 2>/dev/null || [ $i -ge 600 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	sleep 1
+	check "$(cat "$d/out")" streamed "$name: the output streams while the guest runs"
+	qemu=""
+	for c in $(lab_descendants "$pid"); do
+		case $(cat "/proc/$c/comm" 2>/dev/null) in
+		qemu-system*) qemu=$c ;;
+		esac
+	done
+	check "$([ -n "$qemu" ] && echo found)" found "$name: guest/run's QEMU is running"
+	t0=$(date +%s%N)
+	for sig; do
+		kill -s "$sig" "$pid" 2>/dev/null || true
+	done
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.05
+	done
+	ms=$(lab_elapsed_ms "$t0")
+	rc=0
+	if kill -0 "$pid" 2>/dev/null; then
+		# Still there after 5 s: end it and its QEMU.
+		kill -KILL "$pid" ${qemu:+"$qemu"} 2>/dev/null || true
+		rc=timeout
+	fi
+	st=0
+	wait "$pid" || st=$?
+	[ "$rc" = timeout ] || rc=$st
+	sed "s/^/# $name: /" "$d/err"
+	case " $want " in
+	*" $rc "*) check "$rc" "$rc" "$name: exit status $want" ;;
+	*) check "$rc" "$want" "$name: exit status $want" ;;
+	esac
+	check "$([ "$ms" -le 2000 ] && echo yes)" yes "$name: returned within 2 s (${ms} ms)"
+	check "$([ -n "$qemu" ] && kill -0 "$qemu" 2>/dev/null && echo alive)" "" \
+		"$name: its QEMU is gone"
+	check "$(lab_procs "$d/" | wc -l)" 0 "$name: nothing of the run left running"
+	# On failure, what is left is ours: it carries our private TMPDIR.
+	lab_kill_procs "$d/"
+	check "$(ls -A "$d/tmp")" "" "$name: no temporary file left"
+}
+
+echo "1..21"
+interrupt sigint 130 INT
+interrupt sigterm-twice 143 TERM TERM
+# Both come before the shell runs a handler: either one may win.
+interrupt sigint-then-term '130 143' INT TERM
+exit $fail

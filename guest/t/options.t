@@ -1,0 +1,97 @@
+#!/bin/sh
+# guest/run's usage errors, without booting: each is one line on stderr
+# and exit status 2 (no shell error such as "parameter not set"); the
+# timeout is mandatory and positive; --file cannot write outside the
+# guest payload; odd characters in paths reach QEMU intact (--dry-run);
+# no temporary file is left.
+set -eu
+. "$(dirname "$0")/../lib.sh"
+run=$lab_top/guest/run
+n=0
+fail=0
+
+ok() {
+	n=$((n + 1))
+	if eval "$1"; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		echo "#   false: $1"
+		sed 's/^/#   stderr: /' "$lab_tmp/err"
+		fail=$((fail + 1))
+	fi
+}
+
+# A kernel and an initramfs that are never booted, under a path with a
+# space, a comma and shell and regex characters.
+d="$lab_tmp/a dir, [x]+*&"
+mkdir -p "$d/tmp" "$d/outside"
+: >"$d/bzImage"
+: >"$d/initrd"
+: >"$d/disk.img"
+echo data >"$d/f"
+ln -s "$d/outside" "$d/link"
+export LAB_INITRD="$d/initrd"
+
+# usage_error DESCRIPTION ARGS...: status 2 and exactly one line.
+usage_error() {
+	what=$1
+	shift
+	rc=0
+	TMPDIR=$d/tmp timeout 20 "$run" "$@" >/dev/null 2>"$lab_tmp/err" || rc=$?
+	ok '[ $rc = 2 ] && [ "$(wc -l <"$lab_tmp/err")" = 1 ] &&
+	    ! grep -q "not set\|unbound\|line [0-9]" "$lab_tmp/err"' \
+		"$what: one line, status 2"
+}
+
+echo "1..28"
+usage_error "--timeout 0" --timeout 0 "$d/bzImage" -- true
+usage_error "--timeout x" --timeout x "$d/bzImage" -- true
+usage_error "--timeout -5" --timeout -5 "$d/bzImage" -- true
+usage_error "--timeout 1e3" --timeout 1e3 "$d/bzImage" -- true
+usage_error "--timeout 10^20" --timeout 100000000000000000000 "$d/bzImage" -- true
+LAB_TIMEOUT=0 usage_error "LAB_TIMEOUT=0" "$d/bzImage" -- true
+for o in --initrd --disk --file --script --timeout --mem --append \
+	 --hostname --qemu-arg --console; do
+	usage_error "$o without a value" "$d/bzImage" "$o"
+done
+usage_error "--mem 0" --mem 0 "$d/bzImage" -- true
+usage_error "no KERNEL" --timeout 5
+usage_error "no command" "$d/bzImage"
+usage_error "--file to a relative guest path" --dry-run \
+	--file "$d/f:lab/f" "$d/bzImage" -- true
+usage_error "--file to /../../x" --dry-run \
+	--file "$d/f:/../../escaped" "$d/bzImage" -- true
+usage_error "--file through a symlink an earlier --file made" --dry-run \
+	--file "$d/link:/lab/l" --file "$d/f:/lab/l/escaped" "$d/bzImage" -- true
+ok '! ls "$d"/tmp/escaped "$d/escaped" "$d/outside/escaped" 2>/dev/null' \
+	"no --file landed outside the payload"
+usage_error "--file to the same guest path twice" --dry-run \
+	--file "$d/f:/lab/f" --file "$d/bzImage:/lab/f" "$d/bzImage" -- true
+
+# The dry run's words (bash %q quoting) read back: the paths are intact,
+# the disk's comma doubled for QEMU's option syntax.
+rc=0
+TMPDIR=$d/tmp "$run" --dry-run --disk "$d/disk.img" --file "$d/f:/lab/f" \
+	"$d/bzImage" -- true >"$lab_tmp/dry" 2>"$lab_tmp/err" || rc=$?
+eval "set -- $(cat "$lab_tmp/dry")"
+kernel_arg="" initrd_arg="" drive_arg=""
+while [ $# -gt 1 ]; do
+	case $1 in
+	-kernel) kernel_arg=$2 ;;
+	-initrd) initrd_arg=$2 ;;
+	-drive) drive_arg=$2 ;;
+	esac
+	shift
+done
+dq=$(printf '%s\n' "$d" | sed 's/,/,,/g')
+ok '[ $rc = 0 ] && [ "$kernel_arg" = "$d/bzImage" ]' "--dry-run: the kernel path intact"
+ok '[ "$drive_arg" = "file=$dq/disk.img,format=raw,if=virtio,cache=unsafe" ]' \
+	"--dry-run: the disk path intact, its comma doubled"
+case $initrd_arg in
+"$d/tmp/guest-run."*/initrd) r=ok ;;
+*) r=$initrd_arg ;;
+esac
+ok '[ "$r" = ok ]' "--dry-run: the payload is made under TMPDIR"
+ok '[ -z "$(ls -A "$d/tmp")" ]' "no temporary file left"
+exit $fail
