@@ -11,11 +11,16 @@ KDIR ?= $(KERNELS)/patched/src
 LAB_INITRD := $(BUILD)/guest/initramfs.cpio
 QUICK ?=
 
+# $(call q,PATH): PATH quoted for the shell. Paths from the user or the
+# environment (a checkout in "/x/my lab", LAB_CACHE, BUILD, A, B) may
+# hold spaces and shell characters: recipes quote every one.
+q = '$(subst ','\'',$(1))'
+
 export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 
 PROVE := prove --timer
 # Host tests, then guest tests (each boots its own QEMU guest).
-HOST_TESTS := bench/t fuse-backend/t
+HOST_TESTS := bench/t fuse-backend/t scripts/t
 GUEST_TESTS := $(wildcard guest/t kernel/t fuse-backend/t-guest nfs-lab/t bench/t-guest)
 # libFuzzer time per fuzzer in make check (fuse-backend/t/fuzz.t)
 FUZZ_SECONDS ?= 20
@@ -36,7 +41,7 @@ kernel-stock:
 	@kernel/build.sh stock >/dev/null
 
 kernel-patched:
-	@kernel/build.sh patched $(PATCHES) >/dev/null
+	@kernel/build.sh patched $(call q,$(PATCHES)) >/dev/null
 
 # Userspace needs the patched tree: the selftest harness and the FUSE uapi.
 userspace: kernel-patched
@@ -80,13 +85,13 @@ lab: deps
 	@bench/lab $(if $(QUICK),--quick)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf -- $(call q,$(BUILD))
 
 # Also drop the kernel cache (unpacked trees and builds).
 distclean: clean
-	rm -rf $(LAB_CACHE)
+	rm -rf -- $(call q,$(LAB_CACHE))
 
 # What changed between two lab runs: make lab-compare A=results/x B=results/y
 .PHONY: lab-compare
 lab-compare:
-	@bench/compare $(A) $(B)
+	@bench/compare $(call q,$(A)) $(call q,$(B))
