@@ -39,6 +39,12 @@ copy_binary() {
 	dst=${1#*=}
 	[ "$dst" != "$1" ] || dst=$src
 	[ -x "$src" ] || die "missing binary $src"
+	# The guest path stays inside the image being staged.
+	case /$dst/ in
+	//*/../*|//*/./*) die "$1: '.' or '..' in the guest path" ;;
+	//*) ;;
+	*) die "$1: the guest path must be absolute" ;;
+	esac
 	mkdir -p "$stage$(dirname "$dst")"
 	cp -L "$src" "$stage$dst"
 	ldd "$src" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
