@@ -1,9 +1,11 @@
 # Host-side helpers of the NFS lab, sourced by nfs-lab/run and
 # nfs-lab/t/*.t. POSIX sh. Set nl_here (this folder) before sourcing.
 #
-# A "pair" is one server guest and one client guest on a QEMU socket
-# link of their own (server listens on 127.0.0.1:PORT, PORT picked at
-# run time); both QEMUs write a -pidfile, so cleanup kills exactly them.
+# A "pair" is one server guest and one client guest on a QEMU link of
+# their own: a Unix stream socket that the server's QEMU listens on, in
+# a directory only this user can enter (0700), so no other local user
+# can join or watch the lab network. Both QEMUs write a -pidfile, and
+# their guest/run wrappers are our children: cleanup kills exactly them.
 
 nl_top=$(dirname "$nl_here")
 nl_build=${BUILD:-$nl_top/build}/nfs-lab
@@ -16,6 +18,22 @@ nl_clock=""
 
 nl_log() { printf 'nfs-lab: %s\n' "$*" >&2; }
 nl_die() { nl_log "error: $*"; exit 1; }
+# A usage error: one line, status 2.
+nl_usage() { nl_log "$* (nfs-lab/run --help)"; exit 2; }
+
+# nl_uint NAME VALUE MIN MAX: VALUE is a decimal number in MIN..MAX.
+nl_uint() {
+	case $2 in
+	0|[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]|\
+	[1-9][0-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9][0-9]) ;;
+	*) nl_usage "$1 '$2': want a whole number from $3 to $4" ;;
+	esac
+	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+		nl_usage "$1 '$2': want a whole number from $3 to $4"
+}
+
+# QEMU option values double a comma.
+nl_qemu_str() { printf '%s\n' "$1" | sed 's/,/,,/g'; }
 
 # nl_kernel NAME: $nl_image and $nl_args for stock, patched or optin.
 nl_kernel() {
@@ -29,13 +47,20 @@ nl_kernel() {
 	[ -f "$nl_image" ] || nl_die "no $1 kernel at $nl_image (make kernel)"
 }
 
-# A TCP port on 127.0.0.1 that nobody listens on right now.
-nl_free_port() {
-	while :; do
-		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 40000 + 20000 ))
-		ss -Hltn "sport = :$p" | grep -q . || break
-	done
-	echo "$p"
+# The pair's link: $nl_link, a socket path in a fresh 0700 directory.
+# A socket path holds at most 107 bytes: when $nl_tmp is too long for
+# it, the directory is made under /tmp instead.
+nl_link_dir() {
+	nl_linkdir=$nl_tmp/link
+	if [ ${#nl_linkdir} -gt 90 ]; then
+		nl_linkdir=$(mktemp -d /tmp/nfs-lab-link.XXXXXX) ||
+			nl_die "cannot make a directory for the lab link"
+		nl_linkdir_own=$nl_linkdir
+	else
+		mkdir -m 0700 "$nl_linkdir"
+	fi
+	chmod 0700 "$nl_linkdir"
+	nl_link=$nl_linkdir/link
 }
 
 # nl_qemu_pid NAME: the pid of the pair's QEMU NAME (server, client),
@@ -43,95 +68,107 @@ nl_free_port() {
 nl_qemu_pid() {
 	f=$nl_tmp/$1.pid
 	[ -s "$f" ] || return 1
-	p=$(cat "$f")
+	p=$(cat "$f" 2>/dev/null) || return 1
 	tr "\\0" " " 2>/dev/null <"/proc/$p/cmdline" | grep -qF -- "$f" || return 1
 	echo "$p"
 }
 
 # nl_guest NAME KERNEL ARGS NETDEV [guest/run options] -- CMD...:
 # guest/run in the background, output to $nl_tmp/NAME.out, kernel log
-# to $nl_tmp/NAME.console.
+# to $nl_tmp/NAME.console. NETDEV: the -netdev stream options after
+# the link's path. Every file goes in with an explicit guest path.
 nl_guest() {
 	name=$1 image=$2 args=$3 netdev=$4
 	shift 4
 	: >"$nl_tmp/$name.out"
-	"$nl_top/guest/run" --timeout "$nl_timeout" --hostname "nfs-$name" \
+	# (guest/run's own temporary files go in $nl_tmp too)
+	TMPDIR=$nl_tmp "$nl_top/guest/run" --timeout "$nl_timeout" --hostname "nfs-$name" \
 		--append "$nl_clock $args" --console "$nl_tmp/$name.console" \
 		--qemu-arg -pidfile --qemu-arg "$nl_tmp/$name.pid" \
-		--qemu-arg -netdev --qemu-arg "socket,id=n0,$netdev" \
+		--qemu-arg -netdev \
+		--qemu-arg "stream,id=n0,addr.type=unix,addr.path=$(nl_qemu_str "$nl_link"),$netdev" \
 		--qemu-arg -device --qemu-arg "virtio-net-pci,netdev=n0,mac=52:54:00:00:00:0$([ "$name" = server ] && echo 1 || echo 2)" \
 		"$image" "$@" >>"$nl_tmp/$name.out" 2>&1 &
 }
 
-# Wait until the server's QEMU listens on $nl_port: 0, or 1 if it ended.
+# Wait until the server's QEMU listens on $nl_link: 0, or 1 if it ended.
+# Only our QEMU can have made a socket in the 0700 directory.
 nl_wait_listen() {
 	i=0
 	while kill -0 "$nl_srv" 2>/dev/null && [ $i -lt 600 ]; do
-		if p=$(nl_qemu_pid server) &&
-		   ss -Hltnp "sport = :$nl_port" | grep -q "pid=$p,"; then
-			return 0
-		fi
+		[ ! -S "$nl_link" ] || return 0
 		i=$((i + 1))
 		sleep 0.1
 	done
 	return 1
 }
 
-# nl_server IMAGE DISK [ENV...]: boot the server guest, retrying on a
-# port somebody else took first ($NFS_LAB_PORT, if set, is tried first:
-# the tests use it to make a clash). Sets $nl_port and $nl_srv.
+# nl_server IMAGE DISK [ENV...]: boot the server guest on a fresh link.
+# Sets $nl_link and $nl_srv.
 nl_server() {
 	image=$1 disk=$2
 	shift 2
-	for try in 1 2 3 4 5; do
-		nl_port=${NFS_LAB_PORT:-$(nl_free_port)}
-		NFS_LAB_PORT=""
-		rm -f "$nl_tmp/server.pid"
-		nl_guest server "$image" "" "listen=127.0.0.1:$nl_port" \
-			--disk "$disk" --file "$nl_build/labctl" \
-			--file "$nl_here/server.sh" -- env "$@" sh /lab/bin/server.sh
-		nl_srv=$!
-		nl_wait_listen && return 0
-		nl_kill_guests
-		grep -q "Address already in use" "$nl_tmp/server.out" || break
-		nl_log "port $nl_port taken (try $try), picking another"
-	done
+	nl_link_dir
+	rm -f "$nl_tmp/server.pid"
+	nl_guest server "$image" "" "server=on" \
+		--disk "$disk" --file "$nl_build/labctl:/lab/bin/labctl" \
+		--file "$nl_here/server.sh:/lab/bin/server.sh" -- \
+		env "$@" sh /lab/bin/server.sh
+	nl_srv=$!
+	nl_wait_listen && return 0
 	nl_log "the server guest did not start:"
 	sed 's/^/  | /' "$nl_tmp/server.out" >&2
 	return 1
 }
 
-# nl_client KERNEL_NAME VERS...: boot the client guest; the cases of
+# nl_client KERNEL_NAME "VERS...": boot the client guest; the cases of
 # version V are in $nl_tmp/cases-V. Sets $nl_cli.
 nl_client() {
-	files=""
-	for v in $2; do
-		files="$files --file $nl_tmp/cases-$v:/lab/cases-$v"
+	kname=$1 vers=$2
+	set --
+	for v in $vers; do
+		set -- "$@" --file "$nl_tmp/cases-$v:/lab/cases-$v"
 	done
 	# shellcheck disable=SC2086
-	nl_guest client "$nl_image" "$nl_args" "connect=127.0.0.1:$nl_port" \
-		--file "$nl_build/labcase" --file "$nl_here/client.sh" \
-		$files -- sh /lab/bin/client.sh "$1" $2
+	nl_guest client "$nl_image" "$nl_args" "server=off" \
+		--file "$nl_build/labcase:/lab/bin/labcase" \
+		--file "$nl_here/client.sh:/lab/bin/client.sh" \
+		"$@" -- sh /lab/bin/client.sh "$kname" $vers
 	nl_cli=$!
 }
 
-# Kill both QEMUs (by pidfile) and wait for their guest/run wrappers.
+# Stop both guests: their guest/run wrappers (our children) on TERM kill
+# their QEMU and clean up; the QEMUs, found by pidfile, are killed too.
+# Returns once the wrappers are gone (at most 5 s, then SIGKILL).
 nl_kill_guests() {
+	for g in server client; do
+		p=$(nl_qemu_pid $g) && kill -9 "$p" 2>/dev/null
+	done
+	# shellcheck disable=SC2086
+	[ -z "$nl_srv$nl_cli" ] || kill -TERM $nl_srv $nl_cli 2>/dev/null || true
 	i=0
-	while [ $i -lt 100 ]; do
-		for g in server client; do
-			p=$(nl_qemu_pid $g) && kill -9 "$p" 2>/dev/null
-		done
+	while [ $i -lt 50 ]; do
 		alive=""
 		for p in $nl_srv $nl_cli; do
 			kill -0 "$p" 2>/dev/null && alive="$alive $p"
 		done
 		[ -n "$alive" ] || break
-		[ $i != 0 ] || kill $alive 2>/dev/null || true
 		i=$((i + 1))
 		sleep 0.1
 	done
+	# shellcheck disable=SC2086
+	[ -z "$alive" ] || kill -KILL $alive 2>/dev/null || true
+	for p in $nl_srv $nl_cli; do
+		wait "$p" 2>/dev/null || true
+	done
 	nl_srv="" nl_cli=""
+	if [ -n "${nl_linkdir_own:-}" ]; then
+		rm -rf -- "$nl_linkdir_own"
+		nl_linkdir_own=""
+	elif [ -n "${nl_linkdir:-}" ]; then
+		rm -rf -- "$nl_linkdir"
+	fi
+	nl_linkdir=""
 }
 
 # nl_show NAME: the end of a guest's output and kernel log.
@@ -183,7 +220,8 @@ nl_pair() {
 			nl_kill_guests
 			return 1
 		fi
-		sleep 1
+		# (short: the shell runs a signal's trap only after it)
+		sleep 0.2
 	done
 	rc=0
 	wait "$nl_cli" || rc=$?
@@ -275,5 +313,5 @@ nl_t_ok() {
 # on their command line. Others' guests may run on the machine meanwhile,
 # so a global "pgrep -f qemu-system" count is only a diagnostic.
 nl_t_no_guests() {
-	! pgrep -f -- "$lab_tmp/" >/dev/null
+	[ -z "$(lab_procs "$lab_tmp/")" ]
 }

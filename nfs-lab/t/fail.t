@@ -1,7 +1,9 @@
 #!/bin/sh
 # Failure paths of nfs-lab/run: each one names what went wrong, exits
-# non-zero, leaves no QEMU behind and no result file (not even FILE.tmp);
-# and a port clash, which is retried on another port.
+# non-zero, leaves no QEMU behind and no result file (not even FILE.tmp).
+# Ctrl-C, and SIGTERM twice (the second one during the cleanup, as make
+# and bench/lab send it): both QEMUs gone within 2 s, no temporary file.
+# The guests' link is a Unix socket in a 0700 directory: no TCP port.
 # Guests are ours when $lab_tmp (our TMPDIR) is on their command line;
 # other guests may be running on this machine meanwhile, so a global
 # "pgrep -f qemu-system" before/after count is only shown, not asserted.
@@ -31,7 +33,7 @@ failed() {
 	nl_t_ok '! ls "$lab_tmp/$name".json* >/dev/null 2>&1' "$3: no result file"
 }
 
-echo "1..18"
+echo "1..22"
 
 # A case line the parser rejects: caught on the host, before any boot.
 try badcase --case "call=stat sync=force"
@@ -51,23 +53,60 @@ failed badopt "nfs: Unknown parameter 'bogus'" "bad mount option"
 try nobin --server-env PATH=/lab/bin:/bin:/sbin --case "call=stat"
 failed nobin "missing binary rpcbind" "missing rpcbind"
 
-# Somebody else listens on the port tried first: the server's QEMU
-# cannot bind it, and the run picks another port and succeeds.
-port=$(nl_free_port)
-perl -MIO::Socket::INET -e 'my $s = IO::Socket::INET->new(LocalAddr => "127.0.0.1",
-	LocalPort => $ARGV[0], Listen => 1, ReuseAddr => 1) or die; sleep 120' \
-	"$port" &
-squatter=$!
-sleep 0.5
-export NFS_LAB_PORT=$port
-try clash --case "call=stat"
-unset NFS_LAB_PORT
-kill $squatter
-nl_t_ok '[ $rc = 0 ] && grep -qF "port $port taken" "$lab_tmp/clash.log"' \
-	"port clash: retried on another port"
-nl_t_ok '[ "$(jq ".cases | length" "$lab_tmp/clash.json")" = 1 ]' \
-	"port clash: the case ran"
-nl_t_ok 'nl_t_no_guests' "port clash: no QEMU left"
+# SIGTERM to the run in the middle of a case, and again as soon as the
+# cleanup has begun (the server's QEMU is gone). Its TMPDIR is private.
+# Meanwhile, the link: the server QEMU's -netdev is a Unix socket in a
+# 0700 directory of ours, and neither QEMU listens on TCP.
+d=$lab_tmp/term
+mkdir "$d"
+TMPDIR=$d "$nl_here/run" --out "$lab_tmp/term.json" \
+	--timeout 120 --case "call=stat cache=expired expire=20000" \
+	>"$lab_tmp/term.log" 2>&1 &
+pid=$!
+i=0
+until ls "$d"/nfs-lab.*/client.pid >/dev/null 2>&1 || [ $i -ge 600 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+sleep 2
+srv=$(cat "$d"/nfs-lab.*/server.pid 2>/dev/null || true)
+cli=$(cat "$d"/nfs-lab.*/client.pid 2>/dev/null || true)
+link=$(tr '\0' '\n' <"/proc/${srv:-0}/cmdline" 2>/dev/null |
+	sed -n 's/^stream,.*addr\.type=unix,addr\.path=\(.*\),server=on$/\1/p' |
+	sed 's/,,/,/g')
+echo "# server QEMU $srv, client QEMU $cli, link '$link'"
+nl_t_ok '[ -n "$link" ] && [ -S "$link" ] &&
+	[ "$(stat -c %a:%u "$(dirname "$link")")" = "700:$(id -u)" ]' \
+	"the link is a Unix socket in a 0700 directory of ours"
+nl_t_ok '[ -n "$srv$cli" ] && ! ss -Hltnup | grep -q "pid=\(${srv:-x}\|${cli:-x}\),"' \
+	"no QEMU of the pair listens on a TCP or UDP port"
+t0=$(date +%s%N)
+kill -TERM "$pid" 2>/dev/null || true
+i=0
+while [ -n "$srv" ] && kill -0 "$srv" 2>/dev/null && [ $i -lt 100 ]; do
+	i=$((i + 1))
+	sleep 0.02
+done
+kill -TERM "$pid" 2>/dev/null || true
+i=0
+while { kill -0 "$pid" || kill -0 "${srv:-x}" || kill -0 "${cli:-x}"; } \
+	2>/dev/null && [ $i -lt 200 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+ms=$(lab_elapsed_ms "$t0")
+rc=0
+wait $pid || rc=$?
+sed "s/^/# term: /" "$lab_tmp/term.log"
+nl_t_ok '[ $rc = 143 ]' "SIGTERM twice: exit status 143 (got $rc)"
+nl_t_ok '[ $ms -le 2000 ]' "SIGTERM twice: run and both QEMUs gone within 2 s (${ms} ms)"
+nl_t_ok '[ -z "$(lab_procs "$d/")" ]' "SIGTERM twice: nothing of the run left running"
+nl_t_ok '[ -z "$(ls -A "$d")" ]' "SIGTERM twice: no temporary file left"
+[ -z "$(ls -A "$d")" ] || find "$d" | sed 's/^/#   left: /'
+nl_t_ok '! ls "$lab_tmp"/term.json* >/dev/null 2>&1' "SIGTERM twice: no result file"
+# (on failure, what is left is ours: its command line names $d or the
+# --out file)
+lab_kill_procs "$lab_tmp/term"
 
 # Ctrl-C in the middle of a case. A background job of this (non-
 # interactive) shell starts with SIGINT ignored, so perl restores the
