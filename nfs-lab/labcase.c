@@ -627,15 +627,20 @@ static int lc_tsc_khz(void)
 	return 0;
 }
 
-static void usage(void)
+static const char lc_usage_text[] =
+	"usage: labcase --run FILE --kernel NAME --vers 3|4.1|4.2\n"
+	"       labcase --matrix full|quick\n"
+	"       labcase --ctl REQUEST...\n"
+	"       labcase --check FILE\n"
+	"       labcase --header\n"
+	"       labcase --tsc-khz\n";
+
+/* A usage error: one line, exit status 2. */
+static void __attribute__((noreturn)) lc_usage(const char *what,
+						const char *arg)
 {
-	fprintf(stderr,
-		"usage: labcase --run FILE --kernel NAME --vers 3|4.1|4.2\n"
-		"       labcase --matrix full|quick\n"
-		"       labcase --ctl REQUEST...\n"
-		"       labcase --check FILE\n"
-		"       labcase --header\n"
-		"       labcase --tsc-khz\n");
+	fprintf(stderr, "labcase: %s%s%s (labcase --help)\n", what,
+		arg ? " " : "", arg ? arg : "");
 	exit(2);
 }
 
@@ -650,6 +655,7 @@ int main(int argc, char **argv)
 		{ "header", no_argument, NULL, 'H' },
 		{ "tsc-khz", no_argument, NULL, 'T' },
 		{ "check", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL, *matrix = NULL;
@@ -658,7 +664,8 @@ int main(int argc, char **argv)
 	bool ctl = false;
 	int opt, i, err;
 
-	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
 			file = optarg;
@@ -682,8 +689,13 @@ int main(int argc, char **argv)
 			return lc_tsc_khz();
 		case 'C':
 			return lc_check_file(optarg);
+		case 'h':
+			fputs(lc_usage_text, stdout);
+			return 0;
+		case ':':
+			lc_usage("option needs a value:", argv[optind - 1]);
 		default:
-			usage();
+			lc_usage("unknown option:", argv[optind - 1]);
 		}
 	}
 	if (ctl) {
@@ -696,16 +708,21 @@ int main(int argc, char **argv)
 		printf("%s%s\n", err ? "error: " : "", out);
 		return err ? 1 : 0;
 	}
+	if (optind != argc)
+		lc_usage("unexpected argument:", argv[optind]);
+	if (matrix && matrix_print(stdout, matrix))
+		lc_usage("--matrix: want full or quick, not", matrix);
 	if (matrix)
-		return matrix_print(stdout, matrix) ? 2 : 0;
-	if (!r.vers ||
-	    (strcmp(r.vers, "3") && strcmp(r.vers, "4.1") &&
-	     strcmp(r.vers, "4.2")) ||
-	    optind != argc)
-		usage();
+		return 0;
+	if (!file)
+		lc_usage("--run FILE, --matrix, --ctl, --check, --header or --tsc-khz needed",
+			 NULL);
+	if (!r.vers)
+		lc_usage("--run needs --vers 3|4.1|4.2", NULL);
+	if (strcmp(r.vers, "3") && strcmp(r.vers, "4.1") &&
+	    strcmp(r.vers, "4.2"))
+		lc_usage("--vers: want 3, 4.1 or 4.2, not", r.vers);
 	r.v4 = r.vers[0] == '4';
 	snprintf(r.fs, sizeof(r.fs), "nfs%s", r.vers);
-	if (!file)
-		usage();
 	return lc_run_file(&r, file);
 }

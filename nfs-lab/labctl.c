@@ -41,6 +41,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -648,9 +649,14 @@ static int ctl_listen(unsigned int port)
 	return fd;
 }
 
-static void usage(void)
+#define CTL_USAGE "usage: labctl [-p PORT] [-i IFACE] EXPORT_ROOT"
+
+/* A usage error: one line, exit status 2. */
+static void __attribute__((noreturn)) ctl_usage(const char *what,
+						 const char *arg)
 {
-	fprintf(stderr, "usage: labctl [-p PORT] [-i IFACE] EXPORT_ROOT\n");
+	fprintf(stderr, "labctl: %s%s%s (%s)\n", what, arg ? " " : "",
+		arg ? arg : "", CTL_USAGE);
 	exit(2);
 }
 
@@ -660,17 +666,31 @@ int main(int argc, char **argv)
 	unsigned int port = LAB_CTL_PORT;
 	int opt, lfd, fd;
 
-	while ((opt = getopt(argc, argv, "p:i:")) != -1) {
-		if (opt == 'p' && !ctl_uint(optarg, 10, 65535, &port) && port)
-			continue;
-		if (opt == 'i' && strlen(optarg) < 16) {
+	opterr = 0;
+	while ((opt = getopt(argc, argv, ":p:i:h")) != -1) {
+		switch (opt) {
+		case 'p':
+			if (ctl_uint(optarg, 10, 65535, &port) || !port)
+				ctl_usage("-p: a port is 1 to 65535, not", optarg);
+			break;
+		case 'i':
+			if (!*optarg || strlen(optarg) >= IF_NAMESIZE)
+				ctl_usage("-i: not an interface name:", optarg);
 			c.ifname = optarg;
-			continue;
+			break;
+		case 'h':
+			printf("%s\n", CTL_USAGE);
+			return 0;
+		case ':':
+			ctl_usage("option needs a value:", argv[optind - 1]);
+		default:
+			ctl_usage("unknown option:", argv[optind - 1]);
 		}
-		usage();
 	}
+	if (optind == argc)
+		ctl_usage("no EXPORT_ROOT given", NULL);
 	if (optind != argc - 1)
-		usage();
+		ctl_usage("unexpected argument:", argv[optind + 1]);
 	umask(0);
 	signal(SIGPIPE, SIG_IGN);
 	c.root = open(argv[optind], O_PATH | O_DIRECTORY | O_CLOEXEC);

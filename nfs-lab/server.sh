@@ -47,6 +47,10 @@ start() {
 		fail "$name exited at start ($*)" "$logdir/$name.log"
 }
 
+case $threads in
+[1-9]|[1-5][0-9]|6[0-4]) ;;
+*) fail "NFS_LAB_THREADS=$threads: want 1 to 64 knfsd threads" ;;
+esac
 for b in rpcbind exportfs rpc.mountd rpc.nfsd labctl; do
 	command -v "$b" >/dev/null ||
 		fail "missing binary $b (nfs-utils/rpcbind in the initramfs? PATH=$PATH)"
