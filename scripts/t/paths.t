@@ -43,7 +43,7 @@ fourth() {
 }
 
 co="$tmp/my lab+1"
-git clone -q "$top" "$co"
+timeout 60 git clone -q "$top" "$co"
 git -C "$top" ls-files -z -- Makefile '*/Makefile' |
 	(cd "$top" && xargs -0 tar cf -) | (cd "$co" && tar xf -)
 mkdir "$tmp/my" "$tmp/lab+1"
