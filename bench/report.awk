@@ -606,7 +606,8 @@ function summarize(   fs, i, k, f) {
 	for (i = 1; i <= nfg && i <= 3; i++) {
 		split(fgroups[i], f, SUBSEP)
 		say(sprintf("FAILED  %s %s, %d cases: %s", f[1], f[2],
-			    fcount[fgroups[i]], substr(f[3], 1, 90)))
+			    fcount[fgroups[i]], length(f[3]) > 100 ? \
+			    substr(f[3], 1, 97) "..." : f[3]))
 	}
 	if (nfg > 3)
 		say("FAILED  ... " nfg - 3 " more groups of failed cases: see report.md")
