@@ -266,14 +266,17 @@ ok 'NFS_LAB_RUN="$tmp/bin $odd/nfs-run" "$lab" --kernels stock --fs nfs3 --out "
 
 # --- Interrupts -----------------------------------------------------------
 
+# now: milliseconds
+now() { echo $(($(date +%s%N) / 1000000)); }
 # alive PID: PID runs (a zombie does not)
 alive() {
 	st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]
 }
 # stop HOW: start a run whose NFS stand-in hangs, wait for it, stop it
 # HOW (term, term2: TERM twice to the group, int: SIGINT to the group);
-# sets $rc, $t (tenths of a second until the lab, its stand-in and the
-# stand-in's "QEMU" were gone), $stub and $qemu (their pids).
+# sets $rc, $ms and $t (milliseconds and tenths of a second until the
+# lab, its stand-in and the stand-in's "QEMU" were gone; t 50: never),
+# $stub and $qemu (their pids).
 stop() {
 	rm -f "$tmp/slow.pid" "$tmp/slow.pid.qemu"
 	SLOW=$tmp/slow.pid setsid env --default-signal=INT "$lab" --kernels stock \
@@ -292,11 +295,13 @@ stop() {
 	term2) kill -s TERM -- -$pid; sleep 0.05; kill -s TERM -- -$pid ;;
 	int) kill -s INT -- -$pid ;;
 	esac
+	t0=$(now)
 	t=0
 	while { alive $pid || alive "$stub" || alive "$qemu"; } && [ $t -lt 50 ]; do
-		sleep 0.1
-		t=$((t + 1))
+		sleep 0.05
+		t=$((($(now) - t0) / 100))
 	done
+	ms=$(($(now) - t0))
 	kill -s KILL "$stub" "$qemu" 2>/dev/null || true
 	rc=0
 	wait $pid || rc=$?
@@ -307,11 +312,11 @@ gone() {
 }
 stop term
 ok '[ $rc = 130 ] && gone' \
-	"SIGTERM: exit 130 within 2 s (${t}00 ms): no results, no temporary file, the NFS job and its QEMU gone"
+	"SIGTERM: exit 130 within 2 s (${ms} ms): no results, no temporary file, the NFS job and its QEMU gone"
 stop term2
-ok 'gone' "SIGTERM twice to the group (make forwards one): all gone within 2 s (${t}00 ms)"
+ok 'gone' "SIGTERM twice to the group (make forwards one): all gone within 2 s (${ms} ms)"
 stop int
-ok '[ $rc = 130 ] && gone' "SIGINT to the group (Ctrl-C): all gone within 2 s (${t}00 ms)"
+ok '[ $rc = 130 ] && gone' "SIGINT to the group (Ctrl-C): all gone within 2 s (${ms} ms)"
 STUBBORN=1 stop term
-ok '[ $rc = 130 ] && gone' "a guest runner that ignores SIGTERM: killed, all gone within 2 s (${t}00 ms)"
+ok '[ $rc = 130 ] && gone' "a guest runner that ignores SIGTERM: killed, all gone within 2 s (${ms} ms)"
 exit $failed
