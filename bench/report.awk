@@ -610,7 +610,7 @@ function summarize(   fs, i, k, f) {
 			    substr(f[3], 1, 97) "..." : f[3]))
 	}
 	if (nfg > 3)
-		say("FAILED  ... " nfg - 3 " more groups of failed cases: see report.md")
+		say("FAILED  ... and " nfg - 3 " more (kernel, file system, error): see report.md")
 	say("(≈: a time estimated from the run's own delay-0 case, see report.md)")
 	for (i = 1; i <= nfs; i++) {
 		fs = fss[i]

@@ -107,7 +107,7 @@ interrupt() {
 	rc=0
 	wait $lab || rc=$?
 	res_left=$([ -e "$lab_tmp/res" ] && echo yes || echo no)
-	rm -rf "$tdir"/* "$lab_tmp/res"
+	rm -rf "${tdir:?}"/* "$lab_tmp/res"
 }
 
 echo "1..6"
