@@ -18,7 +18,7 @@ log() { echo "fuse-overhead: $*"; }
 # Guest side (busybox sh): rounds of ROUND statx calls from one process.
 guest() {
 	total=$1
-	B=/tmp/oh.back M=/tmp/oh.mnt C=/tmp/oh.sock
+	B=/tmp/oh.back M=/tmp/oh.mnt C=/tmp/oh.ctl/sock
 	mkdir -p $B $M
 	echo data >$B/f
 	fusecount -o "ctl=$C,attr_timeout=0,entry_timeout=60" $B $M

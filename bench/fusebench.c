@@ -39,6 +39,7 @@
 
 #include "fb_plan.h"
 #include "lab_fuse.h"
+#include "lab_optin.h"
 #include "probe_args.h"
 #include "probe_fmt.h"
 
@@ -291,6 +292,13 @@ static int fb_mount(struct lab_fuse *fs, const char *name, const char *opts)
 	if (lab_fuse_start(fs, name, opts)) {
 		fprintf(stderr, "fusebench: fusecount did not mount (%s)\n",
 			opts);
+		lab_fuse_stop(fs);
+		return -1;
+	}
+	/* The optin kernel (lab.optin=N): statx_cached_perm=N */
+	if (lab_fuse_optin(fs->mnt)) {
+		fprintf(stderr, "fusebench: cannot set statx_cached_perm\n");
+		(void)umount2(fs->mnt, MNT_DETACH);
 		lab_fuse_stop(fs);
 		return -1;
 	}

@@ -23,12 +23,12 @@ lab_skip() {
 
 # lab_kernel NAME: set $kernel and $kernel_args for a lab kernel, or skip.
 # NAME is stock, patched, or optin: the patched kernel booted with the
-# series' permission opt-ins turned on.
+# series' permission opt-ins on (lab.optin=10, see guest/tests/lab_optin.h).
 lab_kernel() {
 	kernel_args=""
 	case $1 in
 	optin)	kernel=$LAB_CACHE/kernels/patched/bzImage
-		kernel_args=" nfs.statx_cached_access=1 fuse.statx_cached_perm=1" ;;
+		kernel_args=" lab.optin=10" ;;
 	*)	kernel=$LAB_CACHE/kernels/$1/bzImage ;;
 	esac
 	lab_kname=$1

@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../guest/tests/lab_optin.h"
 #include "lab.h"
 #include "labcase.h"
 
@@ -227,17 +228,23 @@ static void lc_ctl_wait(void)
 
 /* --- mounts ------------------------------------------------------- */
 
-/* Mount @export on @mnt with @opts; the kernel does what mount.nfs would. */
+/*
+ * Mount @export on @mnt with @opts; the kernel does what mount.nfs would.
+ * On the optin kernel (lab.optin=N) every mount has statx_cached_access=N.
+ */
 static int lc_mount(const struct lc_run *r, const char *export, const char *mnt,
 		    const char *opts)
 {
-	char src[128], data[384];
+	char src[128], data[384], optin[48] = "";
+	unsigned int secs = lab_optin_seconds();
 
+	if (secs)
+		snprintf(optin, sizeof(optin), ",statx_cached_access=%u", secs);
 	snprintf(src, sizeof(src), "%s:%s", LAB_SERVER_ADDR, export);
 	snprintf(data, sizeof(data),
-		 "vers=%s%s%s,addr=%s,proto=tcp,nosharecache%s", r->vers,
+		 "vers=%s%s%s,addr=%s,proto=tcp,nosharecache%s%s", r->vers,
 		 *opts ? "," : "", opts, LAB_SERVER_ADDR,
-		 r->v4 ? "" : ",nolock,mountproto=tcp");
+		 r->v4 ? "" : ",nolock,mountproto=tcp", optin);
 	if (mkdir(mnt, 0755) && errno != EEXIST)
 		return -errno;
 	return mount(src, mnt, "nfs", 0, data) ? -errno : 0;

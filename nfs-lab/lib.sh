@@ -41,7 +41,7 @@ nl_kernel() {
 	case $1 in
 	stock|patched) nl_image=$LAB_CACHE/kernels/$1/bzImage ;;
 	optin)	nl_image=$LAB_CACHE/kernels/patched/bzImage
-		nl_args="nfs.statx_cached_access=1 fuse.statx_cached_perm=1" ;;
+		nl_args="lab.optin=10" ;;
 	*)	nl_die "unknown kernel '$1' (stock, patched, optin)" ;;
 	esac
 	[ -f "$nl_image" ] || nl_die "no $1 kernel at $nl_image (make kernel)"

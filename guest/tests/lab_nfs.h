@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lab_optin.h"
+
 /* NFSv4 operation numbers (RFC 7862 / include/linux/nfs4.h) */
 enum {
 	OP4_ACCESS = 3, OP4_GETATTR = 9, OP4_LOOKUP = 15, OP4_PUTFH = 22,
@@ -100,17 +102,23 @@ static inline int lab_run(const char *const argv[])
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Mount 127.0.0.1:@export on @mnt with @opts (nosharecache: own caches). */
+/*
+ * Mount 127.0.0.1:@export on @mnt with @opts (nosharecache: own caches),
+ * and with statx_cached_access=N if the kernel has lab.optin=N.
+ */
 static inline int lab_nfs_mount(const char *export, const char *mnt,
 				const char *opts)
 {
-	char src[256], o[256];
+	char src[256], o[256], optin[48] = "";
 	const char *const argv[] = { "/sbin/mount.nfs", src, mnt, "-o", o,
 				     NULL };
+	unsigned int secs = lab_optin_seconds();
 
+	if (secs && !strstr(opts, "statx_cached_access="))
+		snprintf(optin, sizeof(optin), ",statx_cached_access=%u", secs);
 	snprintf(src, sizeof(src), "127.0.0.1:%s", export);
-	snprintf(o, sizeof(o), "%s,proto=tcp,nosharecache%s", opts,
-		 strstr(opts, "vers=3") ? ",nolock" : "");
+	snprintf(o, sizeof(o), "%s,proto=tcp,nosharecache%s%s", opts,
+		 strstr(opts, "vers=3") ? ",nolock" : "", optin);
 	return lab_run(argv);
 }
 

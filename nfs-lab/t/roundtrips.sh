@@ -9,7 +9,7 @@
 #
 # Kernel patches covered: 0001/0002 (FORCE_SYNC looks the final name up
 # again), 0006/0007 (btime from NFSv4 time_create), 0008/0009 (the
-# nfs.statx_cached_access opt-in).
+# statx_cached_access mount option, lab.optin=10).
 
 lab_kernel "$nl_t_kernel"
 nl_t_run 66 --kernel "$nl_t_kernel" --vers 4.2 --vers 3 <<'CASES'
