@@ -29,7 +29,6 @@
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 
 #include "kselftest_harness.h"
 
@@ -38,6 +37,7 @@
 #endif
 #include "lab_fuse.h"
 #include "lab_optin.h"
+#include "lab_user.h"
 
 /* Reset the counters, run @call, then read them into self->rt.stats. */
 #define MEASURE(call)							\
@@ -103,16 +103,6 @@ static void rt_teardown(struct rt *rt)
 	lab_fuse_stop(&rt->fs);
 }
 
-/*
- * The statx system call itself: glibc's statx() turns ENOSYS into an
- * emulation with fstatat(), which would hide an ENOSYS leak (finding 1).
- */
-static int sys_statx(int dfd, const char *path, int flags,
-		     unsigned int mask, struct statx *stx)
-{
-	return syscall(__NR_statx, dfd, path, flags, mask, stx);
-}
-
 static int do_statx(const char *path, int flags, unsigned int mask,
 		    struct statx *stx)
 {
@@ -132,32 +122,6 @@ static void grow(struct __test_metadata *_metadata, const char *path,
 	ASSERT_EQ(0, truncate(path, len));
 }
 
-/* Run @fn as uid/gid 65534 in a child; its exit status. */
-static int as_nobody(int (*fn)(const char *), const char *path)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if (setgid(65534) || setuid(65534))
-			_exit(2);
-		_exit(fn(path));
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* 0: statx(DONT_SYNC) worked; 1: EACCES; 3: another error */
-static int dont_sync_walk(const char *path)
-{
-	struct statx stx;
-
-	if (!sys_statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_BASIC_STATS,
-		       &stx))
-		return 0;
-	return errno == EACCES ? 1 : 3;
-}
 
 /* Names and attributes cached for the whole test (60 s). */
 FIXTURE(cached) { struct rt rt; };
@@ -625,7 +589,7 @@ TEST_F(lookup_acl, dont_sync_never_grants_what_daemon_refuses)
 	EXPECT_EQ(3, COUNT("LOOKUP"));
 	EXPECT_EQ(3, COUNT("total"));
 	/* ...so the daemon refuses uid 65534, DONT_SYNC or not. */
-	EXPECT_EQ(1, as_nobody(dont_sync_walk, self->rt.deep));
+	EXPECT_EQ(1, lab_as_nobody(lab_dont_sync_walk, self->rt.deep));
 }
 
 /* Nothing cached: entry_timeout=0 and attr_timeout=0. */
@@ -760,9 +724,9 @@ TEST_F(perm_expired, revoked_right_stops_within_bound)
 	snprintf(d1, sizeof(d1), "%s/d1", self->rt.fs.back);
 	ASSERT_EQ(0, chmod(d1, 0700));
 	/* Within the second: the cached 0755 lets the walk through. */
-	EXPECT_EQ(0, as_nobody(dont_sync_walk, self->rt.deep));
+	EXPECT_EQ(0, lab_as_nobody(lab_dont_sync_walk, self->rt.deep));
 	lab_sleep_ms(1500);
-	EXPECT_EQ(1, as_nobody(dont_sync_walk, self->rt.deep));
+	EXPECT_EQ(1, lab_as_nobody(lab_dont_sync_walk, self->rt.deep));
 }
 
 TEST_HARNESS_MAIN

@@ -28,6 +28,7 @@
 #include "kselftest_harness.h"
 #include "lab_fuse.h"		/* lab_kernel(), ON_KERNEL(), lab_sleep_ms() */
 #include "lab_nfs.h"
+#include "lab_user.h"
 
 #define EXPIRE_MS	1200	/* past actimeo=1 */
 
@@ -262,40 +263,6 @@ TEST_F(nfs4, force_sync_after_rename_over)
 	EXPECT_EQ(ON_KERNEL(0, 2, 2), OPS(LOOKUP));
 }
 
-/* 0: statx(DONT_SYNC) worked; 1: EACCES; 3: another error */
-static int dont_sync_walk(const char *path)
-{
-	struct statx stx;
-
-	if (!statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_BASIC_STATS,
-		   &stx))
-		return 0;
-	return errno == EACCES ? 1 : 3;
-}
-
-/* 0: a plain stat() worked */
-static int plain_stat(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) ? 3 : 0;
-}
-
-/* Run @fn as uid/gid 65534 in a child; its exit status. */
-static int as_nobody(int (*fn)(const char *), const char *path)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if (setgid(65534) || setuid(65534))
-			_exit(2);
-		_exit(fn(path));
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 /*
  * Finding 6: the opt-in is a mount option and bounded. With
@@ -317,13 +284,13 @@ TEST_F(nfs4, revoked_access_stops_within_bound)
 	ASSERT_EQ(0, lab_nfs_mount(self->srv, mnt,
 				   "vers=4.2,actimeo=1,statx_cached_access=1"));
 	/* uid 65534's ACCESS answers are cached by a plain walk... */
-	EXPECT_EQ(0, as_nobody(plain_stat, file));
+	EXPECT_EQ(0, lab_as_nobody(lab_plain_stat, file));
 	/* ...then the server takes search permission on d1 away. */
 	ASSERT_EQ(0, chmod(d1, 0700));
 	lab_sleep_ms(1500);
-	EXPECT_EQ(0, as_nobody(dont_sync_walk, file));
+	EXPECT_EQ(0, lab_as_nobody(lab_dont_sync_walk, file));
 	lab_sleep_ms(1500);
-	EXPECT_EQ(1, as_nobody(dont_sync_walk, file));
+	EXPECT_EQ(1, lab_as_nobody(lab_dont_sync_walk, file));
 	(void)umount2(mnt, MNT_DETACH);
 }
 
