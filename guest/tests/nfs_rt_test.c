@@ -263,7 +263,6 @@ TEST_F(nfs4, force_sync_after_rename_over)
 	EXPECT_EQ(ON_KERNEL(0, 2, 2), OPS(LOOKUP));
 }
 
-
 /*
  * Finding 6: the opt-in is a mount option and bounded. With
  * statx_cached_access=1 and actimeo=1, a right the server revoked still
