@@ -11,20 +11,7 @@ fb=$BUILD/fusebench
 [ -x "$fb" ] || { echo "1..0 # SKIP fusebench not built (make -C bench)"; exit 0; }
 command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if eval "$1" >/dev/null 2>&1; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$here/lib.sh"
 
 "$fb" --plan >"$tmp/full"
 "$fb" --plan --quick >"$tmp/quick"

@@ -13,20 +13,7 @@ for c in jq gnuplot awk; do
 	command -v $c >/dev/null || { echo "1..0 # SKIP $c missing"; exit 0; }
 done
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if eval "$1" >/dev/null 2>&1; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$here/lib.sh"
 
 # has FILE LINE DESCRIPTION: FILE holds LINE, exactly
 has() {

@@ -14,21 +14,7 @@ for c in jq awk timeout; do
 	command -v $c >/dev/null || { echo "1..0 # SKIP $c missing"; exit 0; }
 done
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if eval "$1" >/dev/null 2>&1; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/#   /' "$tmp/err" 2>/dev/null | head -n 5
-		failed=$((failed + 1))
-	fi
-}
+. "$here/lib.sh"
 
 # bad NAME JQ-FILTER: a copy of small.json changed by the filter
 bad() {
