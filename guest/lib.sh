@@ -10,7 +10,14 @@ export LAB_INITRD
 lab_tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
 # A second signal must not cut the cleanup short: the handlers ignore
 # further ones before they exit into the EXIT trap.
-trap 'trap "" INT TERM HUP; rm -rf -- "$lab_tmp"' EXIT
+lab_busy_pids=""
+lab_cleanup() {
+	trap "" INT TERM HUP
+	# shellcheck disable=SC2086
+	[ -z "$lab_busy_pids" ] || kill -KILL $lab_busy_pids 2>/dev/null || true
+	rm -rf -- "$lab_tmp"
+}
+trap lab_cleanup EXIT
 trap 'trap "" INT TERM HUP; exit 130' INT
 trap 'trap "" INT TERM HUP; exit 143' TERM
 trap 'trap "" INT TERM HUP; exit 129' HUP
@@ -54,6 +61,17 @@ lab_selftest() {
 		sh "${LAB_SETUP:-}" "$lab_kname" "$t"
 }
 
+# lab_busy N SECS: load the host with N busy loops (what a second lab
+# lane does to a guest's boot), each ended after SECS at the latest and
+# killed when the test ends.
+lab_busy() {
+	lab_i=0
+	while [ "$lab_i" -lt "$1" ]; do
+		timeout "$2" sh -c 'while :; do :; done' &
+		lab_busy_pids="$lab_busy_pids $!"
+		lab_i=$((lab_i + 1))
+	done
+}
 # lab_ext4 FILE [SIZE]: a fresh ext4 image, made without mounting it.
 lab_ext4() {
 	rm -f "$1"

@@ -24,7 +24,10 @@ mkdir -p "$stage"/bin "$stage"/sbin "$stage"/usr/bin "$stage"/usr/sbin \
 	"$stage"/etc "$stage"/proc "$stage"/sys "$stage"/dev "$stage"/tmp \
 	"$stage"/mnt "$stage"/lab/bin "$stage"/root "$stage"/var
 cp "$BUSYBOX" "$stage/bin/busybox"
-ln -s busybox "$stage/bin/sh"
+# The applet links, made here once rather than by every boot's init.
+for applet in $("$BUSYBOX" --list); do
+	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+done
 install -m 0755 "$here/init" "$stage/init"
 
 # Copy a file keeping its absolute path, following one level of symlink.
@@ -46,7 +49,13 @@ copy_binary() {
 	*) die "$1: the guest path must be absolute" ;;
 	esac
 	mkdir -p "$stage$(dirname "$dst")"
+	# A binary replaces a busybox applet link instead of writing through it.
+	rm -f "$stage$dst"
 	cp -L "$src" "$stage$dst"
+	# Debug info only costs boot time (the kernel unpacks every byte);
+	# scripts are not ELF and stay as they are.
+	! file "$stage$dst" | grep -q 'ELF.*not stripped' ||
+		strip --strip-debug "$stage$dst"
 	ldd "$src" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
 		[ -e "$stage$lib" ] || copy_path "$lib"
 	done

@@ -1,0 +1,46 @@
+#!/bin/sh
+# netem's delay means what it says, per NFS request, while the host is
+# busy: two busy loops compete with the server and client guests from
+# before their boot. Each case stats the 64 files of the deep tree with
+# expired attributes (one GETATTR or LOOKUP per file); the added cost of
+# one round trip is (wall / calls) with the delay minus the same without
+# it, measured by the client guest's clock. It must be within 10 % of
+# the label or 0.3 ms, whichever is larger (guest/tests/lab_clock.h).
+set -eu
+. "$(dirname "$0")/../../guest/lib.sh"
+here=$(cd "$(dirname "$0")/.." && pwd)
+lab_kernel stock
+lab_busy 2 400
+
+out=$lab_tmp/delay.json
+for d in 0 1 10; do
+	echo "workload=deep sync=as-stat cache=expired delay=$d"
+done >"$lab_tmp/cases"
+TMPDIR=$lab_tmp "$here/run" --kernel stock --vers 4.2 --cases "$lab_tmp/cases" \
+	--out "$out" --timeout 300 >"$lab_tmp/run.log" 2>&1 || {
+	echo "Bail out! nfs-lab/run failed"
+	sed 's/^/# /' "$lab_tmp/run.log"
+	exit 1
+}
+
+# per_request_us DELAY: mean wall time of one round trip at DELAY ms.
+per_request_us() {
+	jq -r --argjson d "$1" '.cases[] | select(.delay_ms == $d) |
+		(.wall_us / .calls) | floor' "$out"
+}
+base=$(per_request_us 0)
+echo "1..3"
+echo "ok 1 - the cases ran: $(jq '.cases | length' "$out") cases, base round trip ${base} us"
+n=1
+for d in 1 10; do
+	n=$((n + 1))
+	added=$(( $(per_request_us "$d") - base ))
+	want=$((d * 1000))
+	tol=$((want / 10 > 300 ? want / 10 : 300))
+	diff=$((added > want ? added - want : want - added))
+	if [ "$diff" -le "$tol" ]; then
+		echo "ok $n - ${d} ms netem delay: +${added} us per round trip (allowed ${want} +- ${tol})"
+	else
+		echo "not ok $n - ${d} ms netem delay: +${added} us per round trip (allowed ${want} +- ${tol})"
+	fi
+done
