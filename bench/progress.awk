@@ -91,7 +91,7 @@ capture && /^\{.*"workload":/ {
 }
 
 # An NFS case's table row: "KERNEL nfsV opts call ... calls ..."
-!capture && per && $1 ~ /^(stock|patched|optin)$/ && $2 ~ /^nfs/ {
+!capture && per && NF >= 10 && $2 ~ /^nfs[0-9.]+$/ {
 	say("  | " $0)
 	rows++
 	t = now()

@@ -11,15 +11,16 @@
  *   warm     after a warm-up (the same walk, or the same command)
  *   expired  after a warm-up and a wait past the attribute timeouts
  *   changed  after a warm-up and a change on the server (labctl)
- * Each case prints "@case {JSON}" and "@row TEXT"; anything else on the
- * output is log.
+ * The cases are case lines of the lab's one model (bench/case.h; the
+ * plan comes from bench's labplan). Each case prints "@case {JSON}":
+ * its keys as every runner writes them, then what the server (knfsd)
+ * and the client (mountstats) counted; anything else on the output is
+ * log.
  *
  * usage: labcase --run FILE --kernel NAME --vers 3|4.1|4.2
- *        labcase --matrix full|quick            print a matrix's cases
  *        labcase --ctl REQUEST...               one labctl request
- *        labcase --check FILE                   parse FILE's cases only
- *        labcase --header                       the table's header
  *        labcase --tsc-khz                      (host) TSC frequency
+ *        labcase --clock                        clocksource, resolution
  *
  * While it runs, one more mount of the export root stays up (the
  * anchor): the NFS client state (NFSv4.1 session, TCP connection) then
@@ -44,15 +45,48 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../guest/tests/lab_optin.h"
+#include "case.h"
 #include "lab.h"
-#include "labcase.h"
+#include "lab_optin.h"
+#include "mstats.h"
+#include "plan.h"
 
 #define LC_ANCHOR "/mnt/anchor"
-#define LC_GNU_LS "/usr/bin/gnu-ls"
-#define LC_LSX "/usr/bin/lsx"
-#define LC_BUSYBOX "/bin/busybox"
 #define LC_WAIT_S 120 /* for labctl to answer after boot */
+
+struct lc_run {
+	const char *kernel; /* its label, for the results */
+	const char *vers; /* 3, 4.1, 4.2 */
+	const struct lab_fs *fs; /* nfs3, nfs4.1, nfs4.2 */
+	bool v4;
+};
+
+/* One side's counters at one moment. */
+struct lc_snap {
+	struct nfsd_counts srv;
+	struct mstats cli;
+};
+
+struct lc_result {
+	int err; /* errno of the measured call */
+	int status; /* exit status of ls or cmd */
+	long long wall_us;
+	struct statx stx; /* stat()'s answer converted, for stat calls */
+	bool statx;
+	int seen; /* changed: -1 unknown, 0 old ctime, 1 new */
+};
+
+/* Everything a case needs while it runs. */
+struct lc_ctx {
+	const struct lc_run *run;
+	const struct lab_case *k;
+	char dir[24]; /* nfsV-cN, on the server below the export */
+	char mnt[32]; /* /mnt/nfsV-cN */
+	char path[96]; /* the object, absolute */
+	int dirfd; /* fstatat: the mount root */
+	struct timespec ctime; /* the warm-up's answer */
+	bool ctime_valid;
+};
 
 static void lc_die(const struct lab_case *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
@@ -97,12 +131,66 @@ static void lc_wait_jiffies(unsigned int ms)
 		lc_sleep_ms(20);
 }
 
-static long long lc_now_us(void)
+/*
+ * The object's path below the case's mount: file, dir and symlink sit in
+ * its root; deep is the reference path d1/d2/file, deeper one level down;
+ * ls lists ls/; the deep workload walks tree/.
+ */
+static const char *lc_object_path(const struct lab_case *k)
 {
-	struct timespec ts;
+	static const char *const paths[][2] = {
+		{ "file", "file" }, { "dir", "dir" }, { "symlink", "link" },
+		{ "deeper", "d1/d2/d3/file" },
+	};
+	unsigned int i;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+	if (k->workload == LAB_LS)
+		return "ls";
+	if (k->workload == LAB_DEEP)
+		return "tree";
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (!strcmp(k->object, paths[i][0]))
+			return paths[i][1];
+	return "d1/d2/file";
+}
+
+/* An option's whole seconds (at most an hour), or -1. */
+static int lc_secs(const char *opt, const char *name)
+{
+	size_t len = strlen(name);
+	char *end;
+	long v;
+
+	if (strncmp(opt, name, len) || opt[len] < '0' || opt[len] > '9')
+		return -1;
+	v = strtol(opt + len, &end, 10);
+	return *end || v > 3600 ? -1 : (int)v;
+}
+
+/*
+ * How long "expired" waits: past the larger of the first attribute
+ * timeouts of files and directories (acregmin, acdirmin; the kernel's
+ * defaults 3 and 30 s), options taken in order like the kernel does.
+ */
+static unsigned int lc_expire_ms(const struct lab_case *k)
+{
+	char buf[sizeof(k->opts)], *o, *save;
+	int reg = 3, dir = 30, v;
+
+	if (k->expire_ms)
+		return k->expire_ms;
+	snprintf(buf, sizeof(buf), "%s", k->opts);
+	for (o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		if ((v = lc_secs(o, "actimeo=")) >= 0)
+			reg = dir = v;
+		else if ((v = lc_secs(o, "acregmin=")) >= 0)
+			reg = v;
+		else if ((v = lc_secs(o, "acdirmin=")) >= 0)
+			dir = v;
+		else if (!strcmp(o, "noac"))
+			reg = dir = 0;
+	}
+	return (reg > dir ? reg : dir) * 1000 + 200;
 }
 
 /* --- labctl client ------------------------------------------------ */
@@ -212,11 +300,11 @@ static void lc_ctl_counters(const struct lab_case *k, struct nfsd_counts *c)
 static void lc_ctl_wait(void)
 {
 	char out[LAB_REPLY_MAX];
-	long long end = lc_now_us() + LC_WAIT_S * 1000000LL;
+	long long end = lab_now_us() + LC_WAIT_S * 1000000LL;
 	int err;
 
 	while ((err = lc_ctl_call("ping", out, sizeof(out))) &&
-	       lc_now_us() < end)
+	       lab_now_us() < end)
 		lc_sleep_ms(500);
 	if (err)
 		lc_die(NULL,
@@ -259,89 +347,20 @@ static void lc_umount(const char *mnt)
 
 /* --- the measured call and the warm-up ---------------------------- */
 
-static void lc_from_stat(struct statx *stx, const struct stat *st)
-{
-	memset(stx, 0, sizeof(*stx));
-	stx->stx_mask = STATX_BASIC_STATS;
-	stx->stx_mode = st->st_mode;
-	stx->stx_ino = st->st_ino;
-	stx->stx_size = st->st_size;
-	stx->stx_ctime.tv_sec = st->st_ctim.tv_sec;
-	stx->stx_ctime.tv_nsec = st->st_ctim.tv_nsec;
-}
-
 static int lc_statx_flags(const struct lab_case *k)
 {
-	int flags = k->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
-
-	if (!strcmp(k->sync, "dont"))
-		flags |= AT_STATX_DONT_SYNC;
-	else if (!strcmp(k->sync, "force"))
-		flags |= AT_STATX_FORCE_SYNC;
-	return flags;
+	return (k->nofollow ? AT_SYMLINK_NOFOLLOW : 0) | lab_sync_flags(k->sync);
 }
 
 /* The stat-family call itself, timed. */
 static void lc_call(struct lc_ctx *c, struct lc_result *res)
 {
-	const struct lab_case *k = c->k;
-	struct stat st;
-	long long t0;
-	int rc;
+	long long t0 = lab_now_us();
 
-	res->statx = !strcmp(k->call, "statx");
-	t0 = lc_now_us();
-	if (res->statx)
-		rc = syscall(SYS_statx, AT_FDCWD, c->path, lc_statx_flags(k),
-			     k->mask_bits, &res->stx);
-	else if (!strcmp(k->call, "stat"))
-		rc = stat(c->path, &st);
-	else if (!strcmp(k->call, "lstat"))
-		rc = lstat(c->path, &st);
-	else
-		rc = fstatat(c->dirfd, case_object_path(k), &st,
-			     k->nofollow ? AT_SYMLINK_NOFOLLOW : 0);
-	res->wall_us = lc_now_us() - t0;
-	res->err = rc ? errno : 0;
-	if (!rc && !res->statx)
-		lc_from_stat(&res->stx, &st);
-}
-
-/*
- * The command of an ls case: busybox ls, GNU ls or bench's lsx, with the
- * flags of its form (plain, color, long, inode); lsx takes the form by
- * name, and --dont-sync for sync=dont.
- */
-static const char *lc_ls_argv(const struct lab_case *k, const char *dir,
-			      const char **argv)
-{
-	static const char *const flags[][2] = {
-		{ "plain", NULL },
-		{ "color", "--color=always" },
-		{ "long", "-l" },
-		{ "inode", "-li" },
-	};
-	const char *path = LC_GNU_LS;
-	unsigned int i, n = 0;
-
-	if (!strcmp(k->call, "lsx")) {
-		path = LC_LSX;
-		argv[n++] = "lsx";
-		argv[n++] = "--form";
-		argv[n++] = k->form;
-		if (!strcmp(k->sync, "dont"))
-			argv[n++] = "--dont-sync";
-	} else {
-		if (!strcmp(k->call, "ls"))
-			path = LC_BUSYBOX;
-		argv[n++] = "ls";
-		for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-			if (!strcmp(k->form, flags[i][0]) && flags[i][1])
-				argv[n++] = flags[i][1];
-	}
-	argv[n++] = dir;
-	argv[n] = NULL;
-	return path;
+	res->statx = !strcmp(c->k->call, "statx");
+	res->err = lab_call(c->k, c->path, c->dirfd, lc_object_path(c->k),
+			    &res->stx);
+	res->wall_us = lab_now_us() - t0;
 }
 
 /* Run ls or the case's command, timed; its stdout goes to /dev/null. */
@@ -355,8 +374,8 @@ static void lc_exec(struct lc_ctx *c, struct lc_result *res)
 	pid_t pid;
 
 	snprintf(dir, sizeof(dir), "%s/ls", c->mnt);
-	if (k->workload == W_LS) {
-		path = lc_ls_argv(k, dir, argv);
+	if (k->workload == LAB_LS) {
+		path = lab_ls_argv(k, dir, false, argv);
 	} else {
 		argv[0] = "sh";
 		argv[1] = "-c";
@@ -365,7 +384,7 @@ static void lc_exec(struct lc_ctx *c, struct lc_result *res)
 	}
 	if (access(path, X_OK))
 		lc_die(k, "no %s in the guest (make guest)", path);
-	t0 = lc_now_us();
+	t0 = lab_now_us();
 	pid = fork();
 	if (pid == 0) {
 		setenv("MNT", c->mnt, 1);
@@ -380,43 +399,30 @@ static void lc_exec(struct lc_ctx *c, struct lc_result *res)
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		lc_die(k, "fork/wait: %s", strerror(errno));
-	res->wall_us = lc_now_us() - t0;
+	res->wall_us = lab_now_us() - t0;
 	res->status = WIFEXITED(status) ? WEXITSTATUS(status) :
 					  128 + WTERMSIG(status);
 }
 
-/*
- * statx of every file of the deep tree, leaf by leaf, each by its full
- * path (a build tool's or git status's walk), timed; the first error.
- */
+/* statx of every file of the deep tree, each by its full path, timed. */
 static void lc_deep_walk(struct lc_ctx *c, struct lc_result *res, int flags)
 {
-	char root[96], leaf[160], path[176];
-	struct statx stx;
-	unsigned int l, f;
+	char root[96];
 	long long t0;
 
-	snprintf(root, sizeof(root), "%s/%s", c->mnt, case_object_path(c->k));
-	t0 = lc_now_us();
-	for (l = 0; l < LAB_DEEP_LEAVES; l++) {
-		lab_deep_leaf(leaf, sizeof(leaf), root, l);
-		for (f = 0; f < LAB_DEEP_FILES; f++) {
-			snprintf(path, sizeof(path), "%s/f%u", leaf, f);
-			if (syscall(SYS_statx, AT_FDCWD, path, flags,
-				    STATX_BASIC_STATS, &stx) && !res->err)
-				res->err = errno;
-		}
-	}
-	res->wall_us = lc_now_us() - t0;
+	snprintf(root, sizeof(root), "%s/%s", c->mnt, lc_object_path(c->k));
+	t0 = lab_now_us();
+	res->err = lab_deep_walk(root, flags);
+	res->wall_us = lab_now_us() - t0;
 }
 
 static void lc_measure(struct lc_ctx *c, struct lc_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	res->seen = -1;
-	if (c->k->workload == W_SYSCALL)
+	if (c->k->workload == LAB_SYSCALL)
 		lc_call(c, res);
-	else if (c->k->workload == W_DEEP)
+	else if (c->k->workload == LAB_DEEP)
 		lc_deep_walk(c, res, lc_statx_flags(c->k));
 	else
 		lc_exec(c, res);
@@ -430,7 +436,7 @@ static void lc_warm_up(struct lc_ctx *c)
 	struct stat st;
 	bool nofollow = k->nofollow || !strcmp(k->call, "lstat");
 
-	if (k->workload == W_DEEP) {
+	if (k->workload == LAB_DEEP) {
 		memset(&res, 0, sizeof(res));
 		lc_deep_walk(c, &res, 0);
 		if (res.err)
@@ -438,7 +444,7 @@ static void lc_warm_up(struct lc_ctx *c)
 			       strerror(res.err));
 		return;
 	}
-	if (k->workload != W_SYSCALL) {
+	if (k->workload != LAB_SYSCALL) {
 		lc_measure(c, &res);
 		return;
 	}
@@ -457,16 +463,16 @@ static void lc_change(struct lc_ctx *c)
 {
 	const struct lab_case *k = c->k;
 
-	if (k->workload == W_LS)
+	if (k->workload == LAB_LS)
 		lc_ctl_must(k, "write %s/ls/new", c->dir);
-	else if (k->workload == W_CMD)
-		lc_ctl_must(k, "write %s/%s", c->dir, case_object_path(k));
+	else if (k->workload == LAB_CMD)
+		lc_ctl_must(k, "write %s/%s", c->dir, lc_object_path(k));
 	else if (!strcmp(k->object, "symlink"))
-		lc_ctl_must(k, "touch %s/%s", c->dir, case_object_path(k));
+		lc_ctl_must(k, "touch %s/%s", c->dir, lc_object_path(k));
 	else
 		lc_ctl_must(k, "chmod %s %s/%s",
 			    strcmp(k->object, "dir") ? "0600" : "0700", c->dir,
-			    case_object_path(k));
+			    lc_object_path(k));
 }
 
 /* --- one case ----------------------------------------------------- */
@@ -491,14 +497,14 @@ static void lc_setup(struct lc_ctx *c)
 	int err;
 
 	/* One boot may run several NFS versions: names per version. */
-	snprintf(c->dir, sizeof(c->dir), "%s-c%u", c->run->fs, k->id);
+	snprintf(c->dir, sizeof(c->dir), "%s-c%u", c->run->fs->name, k->id);
 	snprintf(c->mnt, sizeof(c->mnt), "/mnt/%s", c->dir);
 	snprintf(c->path, sizeof(c->path), "%s/%s", c->mnt,
-		 case_object_path(k));
+		 lc_object_path(k));
 	lc_ctl_must(k, "mktree %s", c->dir);
-	if (k->workload == W_DEEP)
+	if (k->workload == LAB_DEEP)
 		lc_ctl_must(k, "mkdeep %s/tree", c->dir);
-	else if (k->workload != W_SYSCALL)
+	else if (k->workload != LAB_SYSCALL)
 		lc_ctl_must(k, "mkfiles %s/ls %u", c->dir, k->n);
 	snprintf(src, sizeof(src), "%s/%s", LAB_EXPORT, c->dir);
 	err = lc_mount(c->run, src, c->mnt, k->opts);
@@ -509,7 +515,7 @@ static void lc_setup(struct lc_ctx *c)
 		       LAB_SERVER_ADDR, src, c->mnt, c->run->vers, k->opts,
 		       strerror(-err));
 	c->dirfd = -1;
-	if (!strcmp(k->call, "fstatat") && k->workload == W_SYSCALL) {
+	if (!strcmp(k->call, "fstatat") && k->workload == LAB_SYSCALL) {
 		c->dirfd = open(c->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (c->dirfd < 0)
 			lc_die(k, "open %s: %s", c->mnt, strerror(errno));
@@ -520,13 +526,132 @@ static void lc_cache_state(struct lc_ctx *c)
 {
 	const struct lab_case *k = c->k;
 
-	if (!strcmp(k->cache, "cold"))
+	if (k->cache == LAB_COLD)
 		return;
 	lc_warm_up(c);
-	if (!strcmp(k->cache, "expired"))
-		lc_wait_jiffies(case_expire_ms(k));
-	else if (!strcmp(k->cache, "changed"))
+	if (k->cache == LAB_EXPIRED)
+		lc_wait_jiffies(lc_expire_ms(k));
+	else if (k->cache == LAB_CHANGED)
 		lc_change(c);
+}
+
+/* --- the case's results ------------------------------------------- */
+
+/* What the server counted, by op, into @f; the round trips it saw. */
+static uint64_t lc_server(FILE *f, const struct lc_run *r,
+			  const struct nfsd_counts *a,
+			  const struct nfsd_counts *b)
+{
+	unsigned int i, nops = r->v4 ? NFSD_V4_OPS : NFSD_V3_PROCS;
+	const char *sep = "";
+	uint64_t d, calls = 0;
+
+	fputs(",\"server\":{", f);
+	if (r->v4) {
+		calls = b->compound - a->compound + b->v4null - a->v4null;
+		fprintf(f, "\"COMPOUND\":%llu",
+			(unsigned long long)(b->compound - a->compound));
+		if (b->v4null != a->v4null)
+			fprintf(f, ",\"NULL\":%llu",
+				(unsigned long long)(b->v4null - a->v4null));
+		sep = ",";
+	}
+	for (i = 0; i < nops; i++) {
+		d = r->v4 ? b->op[i] - a->op[i] : b->v3[i] - a->v3[i];
+		if (!d)
+			continue;
+		if (!r->v4)
+			calls += d;
+		fprintf(f, "%s\"%s\":%llu", sep,
+			r->v4 ? nfsd_v4_names[i] : nfsd_v3_names[i],
+			(unsigned long long)d);
+		sep = ",";
+	}
+	fputc('}', f);
+	return calls;
+}
+
+/* What the client counted: per-op RPCs (calls), retransmissions, events. */
+static void lc_client(FILE *f, const struct mstats *a, const struct mstats *b,
+		      uint64_t *calls, uint64_t *retrans)
+{
+	const char *sep = "";
+	unsigned int i;
+	uint64_t d;
+
+	*calls = *retrans = 0;
+	fputs(",\"client\":{", f);
+	for (i = 0; i < a->nops && i < b->nops; i++) {
+		d = b->op[i].ops - a->op[i].ops;
+		*calls += d;
+		*retrans += b->op[i].trans - a->op[i].trans - d;
+		if (!d || strcmp(a->op[i].name, b->op[i].name))
+			continue;
+		fprintf(f, "%s\"%s\":%llu", sep, b->op[i].name,
+			(unsigned long long)d);
+		sep = ",";
+	}
+	fputs("},\"events\":{", f);
+	for (i = 0, sep = ""; i < MSTATS_EVENTS; i++) {
+		d = b->events[i] - a->events[i];
+		if (!d)
+			continue;
+		fprintf(f, "%s\"%s\":%llu", sep, mstats_event_names[i],
+			(unsigned long long)d);
+		sep = ",";
+	}
+	fputc('}', f);
+}
+
+/* What the call returned: an error, or the attributes tests check. */
+static void lc_answer(FILE *f, const struct lab_case *k,
+		      const struct lc_result *res)
+{
+	if (k->workload == LAB_LS || k->workload == LAB_CMD) {
+		fprintf(f, ",\"status\":%d", res->status);
+		return;
+	}
+	if (res->err) {
+		fprintf(f, ",\"errno\":\"%s\"",
+			strerrorname_np(res->err) ?: "?");
+		return;
+	}
+	if (k->workload == LAB_DEEP)
+		return;
+	if (res->statx)
+		fprintf(f, ",\"result_mask\":\"0x%x\",\"btime\":%s",
+			res->stx.stx_mask,
+			res->stx.stx_mask & STATX_BTIME ? "true" : "false");
+	fprintf(f, ",\"mode\":\"%04o\",\"ino\":%llu",
+		res->stx.stx_mode & 07777,
+		(unsigned long long)res->stx.stx_ino);
+	if (k->cache == LAB_CHANGED)
+		fprintf(f, ",\"seen\":%s",
+			res->seen < 0 ? "null" : res->seen ? "true" : "false");
+}
+
+/* The case's "@case" line: its keys, then both sides' counter deltas. */
+static void lc_report(const struct lc_ctx *c, const struct lc_snap *before,
+		      const struct lc_snap *after, const struct lc_result *res)
+{
+	const struct lab_case *k = c->k;
+	const struct lc_run *r = c->run;
+	uint64_t calls, ccalls, retrans;
+	char opts[256];
+
+	r->fs->mount_opts(opts, sizeof(opts), r->fs, k);
+	fputs("@case ", stdout);
+	lab_case_keys(stdout, r->kernel, r->fs->name, opts, k);
+	printf(",\"path\":\"%s\"", lc_object_path(k));
+	if (k->cache == LAB_EXPIRED)
+		printf(",\"expire_ms\":%u", lc_expire_ms(k));
+	lc_answer(stdout, k, res);
+	calls = lc_server(stdout, r, &before->srv, &after->srv);
+	lc_client(stdout, &before->cli, &after->cli, &ccalls, &retrans);
+	printf(",\"calls\":%llu,\"client_calls\":%llu,\"retrans\":%llu,"
+	       "\"wall_us\":%lld}\n", (unsigned long long)calls,
+	       (unsigned long long)ccalls, (unsigned long long)retrans,
+	       res->wall_us);
 }
 
 static void lc_case(const struct lc_run *r, const struct lab_case *k)
@@ -544,11 +669,11 @@ static void lc_case(const struct lc_run *r, const struct lab_case *k)
 	lc_snapshot(&c, &after, false);
 	if (k->delay_ms)
 		lc_ctl_must(k, "netem 0");
-	if (!strcmp(k->cache, "changed") && c.ctime_valid && !res.err &&
+	if (k->cache == LAB_CHANGED && c.ctime_valid && !res.err &&
 	    (res.stx.stx_mask & STATX_CTIME))
 		res.seen = res.stx.stx_ctime.tv_sec != c.ctime.tv_sec ||
 			   res.stx.stx_ctime.tv_nsec != c.ctime.tv_nsec;
-	report_case(&c, &before, &after, &res);
+	lc_report(&c, &before, &after, &res);
 	if (c.dirfd >= 0)
 		close(c.dirfd);
 	lc_umount(c.mnt);
@@ -556,59 +681,29 @@ static void lc_case(const struct lc_run *r, const struct lab_case *k)
 	lc_ctl_must(k, "rmtree %s", c.dir);
 }
 
-/* Parse every case of @file; 0, or 1 after naming each bad line. */
-static int lc_check_file(const char *file)
-{
-	char line[512], err[128];
-	struct lab_case k;
-	unsigned int lineno = 0;
-	FILE *f = fopen(file, "re");
-	int bad = 0;
-
-	if (!f)
-		lc_die(NULL, "%s: %s", file, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (line[strspn(line, " \t")] == '#' ||
-		    line[strspn(line, " \t\n")] == '\0')
-			continue;
-		if (case_parse(line, &k, err, sizeof(err))) {
-			fprintf(stderr, "labcase: %s:%u: %s\n", file, lineno,
-				err);
-			bad = 1;
-		}
-	}
-	fclose(f);
-	return bad;
-}
-
 static int lc_run_file(const struct lc_run *r, const char *file)
 {
-	char line[512], err[128];
-	struct lab_case k;
-	unsigned int id = 0, lineno = 0;
+	struct lab_plan p;
+	char err[160];
 	FILE *f = fopen(file, "re");
-	int rc;
+	int rc, i;
 
 	if (!f)
 		lc_die(NULL, "%s: %s", file, strerror(errno));
+	rc = lab_plan_read(&p, r->fs, f, err, sizeof(err));
+	fclose(f);
+	if (rc)
+		lc_die(NULL, "%s: %s", file, err);
 	lc_ctl_wait();
 	rc = lc_mount(r, LAB_EXPORT, LC_ANCHOR, "");
 	if (rc)
 		lc_die(NULL, "mount %s:%s on %s (vers=%s): %s", LAB_SERVER_ADDR,
 		       LAB_EXPORT, LC_ANCHOR, r->vers, strerror(-rc));
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (line[strspn(line, " \t")] == '#' ||
-		    line[strspn(line, " \t\n")] == '\0')
-			continue;
-		if (case_parse(line, &k, err, sizeof(err)))
-			lc_die(NULL, "%s:%u: %s", file, lineno, err);
-		k.id = ++id;
-		lc_case(r, &k);
+	for (i = 0; i < p.count; i++) {
+		lc_case(r, &p.cases[i]);
 		fflush(stdout);
 	}
-	fclose(f);
+	lab_plan_free(&p);
 	lc_umount(LC_ANCHOR);
 	return 0;
 }
@@ -634,13 +729,28 @@ static int lc_tsc_khz(void)
 	return 0;
 }
 
+/* The guest's clock: its source and CLOCK_MONOTONIC's resolution (ns). */
+static int lc_clock(void)
+{
+	char src[32] = "?";
+	struct timespec res = { 0 };
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/"
+			"current_clocksource", "re");
+
+	if (f && fgets(src, sizeof(src), f))
+		src[strcspn(src, "\n ")] = '\0';
+	if (f)
+		fclose(f);
+	clock_getres(CLOCK_MONOTONIC, &res);
+	printf("%s %lld\n", src, res.tv_sec * 1000000000LL + res.tv_nsec);
+	return 0;
+}
+
 static const char lc_usage_text[] =
 	"usage: labcase --run FILE --kernel NAME --vers 3|4.1|4.2\n"
-	"       labcase --matrix full|quick\n"
 	"       labcase --ctl REQUEST...\n"
-	"       labcase --check FILE\n"
-	"       labcase --header\n"
-	"       labcase --tsc-khz\n";
+	"       labcase --tsc-khz\n"
+	"       labcase --clock\n";
 
 /* A usage error: one line, exit status 2. */
 static void __attribute__((noreturn)) lc_usage(const char *what,
@@ -655,19 +765,17 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "run", required_argument, NULL, 'r' },
-		{ "matrix", required_argument, NULL, 'm' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "vers", required_argument, NULL, 'v' },
 		{ "ctl", no_argument, NULL, 'c' },
-		{ "header", no_argument, NULL, 'H' },
 		{ "tsc-khz", no_argument, NULL, 'T' },
-		{ "check", required_argument, NULL, 'C' },
+		{ "clock", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *file = NULL, *matrix = NULL;
+	const char *file = NULL;
 	struct lc_run r = { .kernel = "stock" };
-	char req[LAB_LINE_MAX] = "", out[LAB_REPLY_MAX];
+	char req[LAB_LINE_MAX] = "", out[LAB_REPLY_MAX], fs[8];
 	bool ctl = false;
 	int opt, i, err;
 
@@ -676,9 +784,6 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'r':
 			file = optarg;
-			break;
-		case 'm':
-			matrix = optarg;
 			break;
 		case 'k':
 			r.kernel = optarg;
@@ -689,13 +794,10 @@ int main(int argc, char **argv)
 		case 'c':
 			ctl = true;
 			break;
-		case 'H':
-			report_header();
-			return 0;
 		case 'T':
 			return lc_tsc_khz();
-		case 'C':
-			return lc_check_file(optarg);
+		case 'K':
+			return lc_clock();
 		case 'h':
 			fputs(lc_usage_text, stdout);
 			return 0;
@@ -717,19 +819,15 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		lc_usage("unexpected argument:", argv[optind]);
-	if (matrix && matrix_print(stdout, matrix))
-		lc_usage("--matrix: want full or quick, not", matrix);
-	if (matrix)
-		return 0;
 	if (!file)
-		lc_usage("--run FILE, --matrix, --ctl, --check, --header or --tsc-khz needed",
-			 NULL);
+		lc_usage("--run FILE, --ctl or --tsc-khz needed", NULL);
 	if (!r.vers)
 		lc_usage("--run needs --vers 3|4.1|4.2", NULL);
 	if (strcmp(r.vers, "3") && strcmp(r.vers, "4.1") &&
 	    strcmp(r.vers, "4.2"))
 		lc_usage("--vers: want 3, 4.1 or 4.2, not", r.vers);
 	r.v4 = r.vers[0] == '4';
-	snprintf(r.fs, sizeof(r.fs), "nfs%s", r.vers);
+	snprintf(fs, sizeof(fs), "nfs%s", r.vers);
+	r.fs = lab_fs_find(fs);
 	return lc_run_file(&r, file);
 }

@@ -188,11 +188,17 @@ nl_clock_args() {
 	esac
 }
 
-# Print the client's table rows that are new since the last call.
+# The table's rows of the client's cases that are new since the last
+# call: one line per "@case" JSON line, from its keys and counts.
 nl_rows() {
-	n=$(grep -c '^@row ' "$nl_tmp/client.out" || true)
+	n=$(grep -c '^@case ' "$nl_tmp/client.out" || true)
 	[ "$n" -gt "$rows" ] || return 0
-	grep '^@row ' "$nl_tmp/client.out" | sed -n "$((rows + 1)),${n}s/^@row //p"
+	grep '^@case ' "$nl_tmp/client.out" | sed -n "$((rows + 1)),${n}s/^@case //p" |
+		jq -r '[.kernel, .fs, .mount_opts, ([.call, .form // .sync,
+			.mask // empty] | join("/")), .object // "-", .cache,
+			.delay_ms, .calls, .client_calls, .retrans, .wall_us,
+			(.server | to_entries | map("\(.key)=\(.value)") |
+			 join(" "))] | map(tostring) | join(" ")' 2>/dev/null || true
 	rows=$n
 }
 
