@@ -624,7 +624,7 @@ int main(int argc, char *argv[])
 	ret = lab_plan_read(&plan, lab_fs_find("fuse"), f, err, sizeof(err));
 	fclose(f);
 	if (ret) {
-		fprintf(stderr, "fusebench: %s: %s\n", o.cases, err);
+		fprintf(stderr, "fusebench: %s:%s\n", o.cases, err);
 		return 2;
 	}
 	ret = fb_run(&o, &plan);

@@ -11,7 +11,8 @@
  * FS: fuse, nfs3, nfs4.1, nfs4.2. --cases: FILE's case lines instead of
  * the matrix (a plan written before). --n: the ls cases of that N only.
  * --match: the cases whose keys (as --json prints them) contain KEYS.
- * Exit status 0; 1 a bad case line (--check); 2 usage.
+ * Exit status 0; 2 usage, a missing file or a bad case line in it (one
+ * line each: FILE:LINE: what is wrong).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -88,7 +89,7 @@ static int lp_print(const struct lp_opts *o, const struct lab_plan *p)
 	return 0;
 }
 
-/* Parse every case line of @file; 0, or 1 after naming each bad one. */
+/* Parse every case line of @file; 0, or 2 after naming each bad one. */
 static int lp_check(const struct lp_opts *o)
 {
 	char line[512], err[128];
@@ -106,7 +107,7 @@ static int lp_check(const struct lp_opts *o)
 		    !lab_case_parse(line, o->fs->opts0, &k, err, sizeof(err)))
 			continue;
 		fprintf(stderr, "labplan: %s:%u: %s\n", o->check, lineno, err);
-		bad = 1;
+		bad = 2;
 	}
 	fclose(f);
 	return bad;
@@ -126,8 +127,8 @@ static int lp_cases(const struct lp_opts *o)
 	ret = lab_plan_read(&p, o->fs, f, err, sizeof(err));
 	fclose(f);
 	if (ret) {
-		fprintf(stderr, "labplan: %s: %s\n", o->cases, err);
-		return 1;
+		fprintf(stderr, "labplan: %s:%s\n", o->cases, err);
+		return 2;
 	}
 	ret = lp_print(o, &p);
 	lab_plan_free(&p);

@@ -578,7 +578,7 @@ int lab_plan_build(struct lab_plan *p, const struct lab_fs *fs,
  * @p: the plan
  * @fs: the file system it is for
  * @f: the lines; '#' comments and blank lines are skipped
- * @err: "LINE: what is wrong" on failure
+ * @err: "LINE: what is wrong" on failure (the file's name goes before)
  * @errlen: its size
  *
  * Return: 0, or -1 (@p then empty).
@@ -597,7 +597,7 @@ int lab_plan_read(struct lab_plan *p, const struct lab_fs *fs, FILE *f,
 		if (!lab_is_case_line(line))
 			continue;
 		if (lab_case_parse(line, fs->opts0, &k, why, sizeof(why))) {
-			snprintf(err, errlen, "line %d: %s", lineno, why);
+			snprintf(err, errlen, "%d: %s", lineno, why);
 			lab_plan_free(p);
 			return -1;
 		}

@@ -693,7 +693,7 @@ static int lc_run_file(const struct lc_run *r, const char *file)
 	rc = lab_plan_read(&p, r->fs, f, err, sizeof(err));
 	fclose(f);
 	if (rc)
-		lc_die(NULL, "%s: %s", file, err);
+		lc_die(NULL, "%s:%s", file, err);
 	lc_ctl_wait();
 	rc = lc_mount(r, LAB_EXPORT, LC_ANCHOR, "");
 	if (rc)
