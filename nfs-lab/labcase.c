@@ -1,26 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * labcase - run NFS lab cases in the client guest and report what each
- * one cost, as counted by the server (knfsd, through labctl) and by the
- * client (/proc/self/mountstats).
+ * labcase - the lab's runner (bench/run.c) with its NFS backend, in the
+ * client guest: knfsd is the server, counted through labctl (nfs-lab's
+ * control link), the client's side is /proc/self/mountstats.
+ *
+ *   labcase --kernel LABEL --cases FILE --fs nfs3|nfs4.1|nfs4.2
+ *   labcase --ctl REQUEST                  one labctl request
+ *   labcase --tsc-khz                      (host) TSC frequency
  *
  * A case gets a fresh tree on the server (labctl mktree nfsV-cN), a fresh
- * mount of it (nosharecache: caches of its own), a cache state, then ONE
- * measured call between two snapshots of both sides' counters:
+ * mount of it (nosharecache: caches of its own), its cache state, then
+ * the measured call between two snapshots of both sides' counters:
  *   cold     just mounted
- *   warm     after a warm-up (the same walk, or the same command)
+ *   warm     after a warm-up (stat() of the object, or the same command)
  *   expired  after a warm-up and a wait past the attribute timeouts
  *   changed  after a warm-up and a change on the server (labctl)
- * The cases are case lines of the lab's one model (bench/case.h; the
- * plan comes from bench's labplan). Each case prints "@case {JSON}":
- * its keys as every runner writes them, then what the server (knfsd)
- * and the client (mountstats) counted; anything else on the output is
- * log.
- *
- * usage: labcase --run FILE --kernel NAME --vers 3|4.1|4.2
- *        labcase --ctl REQUEST...               one labctl request
- *        labcase --tsc-khz                      (host) TSC frequency
- *        labcase --clock                        clocksource, resolution
+ * A delay is netem on the server's link, for the measured call only.
  *
  * While it runs, one more mount of the export root stays up (the
  * anchor): the NFS client state (NFSv4.1 session, TCP connection) then
@@ -49,17 +44,10 @@
 #include "lab.h"
 #include "lab_optin.h"
 #include "mstats.h"
-#include "plan.h"
+#include "run.h"
 
 #define LC_ANCHOR "/mnt/anchor"
 #define LC_WAIT_S 120 /* for labctl to answer after boot */
-
-struct lc_run {
-	const char *kernel; /* its label, for the results */
-	const char *vers; /* 3, 4.1, 4.2 */
-	const struct lab_fs *fs; /* nfs3, nfs4.1, nfs4.2 */
-	bool v4;
-};
 
 /* One side's counters at one moment. */
 struct lc_snap {
@@ -67,26 +55,14 @@ struct lc_snap {
 	struct mstats cli;
 };
 
-struct lc_result {
-	int err; /* errno of the measured call */
-	int status; /* exit status of ls or cmd */
-	long long wall_us;
-	struct statx stx; /* stat()'s answer converted, for stat calls */
-	bool statx;
-	int seen; /* changed: -1 unknown, 0 old ctime, 1 new */
-};
-
-/* Everything a case needs while it runs. */
-struct lc_ctx {
-	const struct lc_run *run;
+/* The run's NFS version, and the case's tree and counters. */
+static struct lc_state {
+	const char *vers; /* 3, 4.1, 4.2 */
+	bool v4;
+	char tree[24]; /* nfsV-cN, on the server below the export */
 	const struct lab_case *k;
-	char dir[24]; /* nfsV-cN, on the server below the export */
-	char mnt[32]; /* /mnt/nfsV-cN */
-	char path[96]; /* the object, absolute */
-	int dirfd; /* fstatat: the mount root */
-	struct timespec ctime; /* the warm-up's answer */
-	bool ctime_valid;
-};
+	struct lc_snap before;
+} lc;
 
 static void lc_die(const struct lab_case *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
@@ -320,8 +296,7 @@ static void lc_ctl_wait(void)
  * Mount @export on @mnt with @opts; the kernel does what mount.nfs would.
  * On the optin kernel (lab.optin=N) every mount has statx_cached_access=N.
  */
-static int lc_mount(const struct lc_run *r, const char *export, const char *mnt,
-		    const char *opts)
+static int lc_mount(const char *export, const char *mnt, const char *opts)
 {
 	char src[128], data[384], optin[48] = "";
 	unsigned int secs = lab_optin_seconds();
@@ -330,9 +305,9 @@ static int lc_mount(const struct lc_run *r, const char *export, const char *mnt,
 		snprintf(optin, sizeof(optin), ",statx_cached_access=%u", secs);
 	snprintf(src, sizeof(src), "%s:%s", LAB_SERVER_ADDR, export);
 	snprintf(data, sizeof(data),
-		 "vers=%s%s%s,addr=%s,proto=tcp,nosharecache%s%s", r->vers,
+		 "vers=%s%s%s,addr=%s,proto=tcp,nosharecache%s%s", lc.vers,
 		 *opts ? "," : "", opts, LAB_SERVER_ADDR,
-		 r->v4 ? "" : ",nolock,mountproto=tcp", optin);
+		 lc.v4 ? "" : ",nolock,mountproto=tcp", optin);
 	if (mkdir(mnt, 0755) && errno != EEXIST)
 		return -errno;
 	return mount(src, mnt, "nfs", 0, data) ? -errno : 0;
@@ -345,209 +320,133 @@ static void lc_umount(const char *mnt)
 	rmdir(mnt);
 }
 
-/* --- the measured call and the warm-up ---------------------------- */
-
-static int lc_statx_flags(const struct lab_case *k)
-{
-	return (k->nofollow ? AT_SYMLINK_NOFOLLOW : 0) | lab_sync_flags(k->sync);
-}
-
-/* The stat-family call itself, timed. */
-static void lc_call(struct lc_ctx *c, struct lc_result *res)
-{
-	long long t0 = lab_now_us();
-
-	res->statx = !strcmp(c->k->call, "statx");
-	res->err = lab_call(c->k, c->path, c->dirfd, lc_object_path(c->k),
-			    &res->stx);
-	res->wall_us = lab_now_us() - t0;
-}
-
-/* Run ls or the case's command, timed; its stdout goes to /dev/null. */
-static void lc_exec(struct lc_ctx *c, struct lc_result *res)
-{
-	const struct lab_case *k = c->k;
-	const char *argv[8], *path = "/bin/sh";
-	char dir[64];
-	int status;
-	long long t0;
-	pid_t pid;
-
-	snprintf(dir, sizeof(dir), "%s/ls", c->mnt);
-	if (k->workload == LAB_LS) {
-		path = lab_ls_argv(k, dir, false, argv);
-	} else {
-		argv[0] = "sh";
-		argv[1] = "-c";
-		argv[2] = k->cmd;
-		argv[3] = NULL;
-	}
-	if (access(path, X_OK))
-		lc_die(k, "no %s in the guest (make guest)", path);
-	t0 = lab_now_us();
-	pid = fork();
-	if (pid == 0) {
-		setenv("MNT", c->mnt, 1);
-		setenv("DIR", dir, 1);
-		setenv("FILE", c->path, 1);
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(126);
-		execv(path, (char *const *)argv);
-		fprintf(stderr, "labcase: exec %s: %s\n", path,
-			strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		lc_die(k, "fork/wait: %s", strerror(errno));
-	res->wall_us = lab_now_us() - t0;
-	res->status = WIFEXITED(status) ? WEXITSTATUS(status) :
-					  128 + WTERMSIG(status);
-}
-
-/* statx of every file of the deep tree, each by its full path, timed. */
-static void lc_deep_walk(struct lc_ctx *c, struct lc_result *res, int flags)
-{
-	char root[96];
-	long long t0;
-
-	snprintf(root, sizeof(root), "%s/%s", c->mnt, lc_object_path(c->k));
-	t0 = lab_now_us();
-	res->err = lab_deep_walk(root, flags);
-	res->wall_us = lab_now_us() - t0;
-}
-
-static void lc_measure(struct lc_ctx *c, struct lc_result *res)
-{
-	memset(res, 0, sizeof(*res));
-	res->seen = -1;
-	if (c->k->workload == LAB_SYSCALL)
-		lc_call(c, res);
-	else if (c->k->workload == LAB_DEEP)
-		lc_deep_walk(c, res, lc_statx_flags(c->k));
-	else
-		lc_exec(c, res);
-}
-
-/* Bring the caches to the case's state: the same walk, or command. */
-static void lc_warm_up(struct lc_ctx *c)
-{
-	const struct lab_case *k = c->k;
-	struct lc_result res;
-	struct stat st;
-	bool nofollow = k->nofollow || !strcmp(k->call, "lstat");
-
-	if (k->workload == LAB_DEEP) {
-		memset(&res, 0, sizeof(res));
-		lc_deep_walk(c, &res, 0);
-		if (res.err)
-			lc_die(k, "warm-up walk of %s/tree: %s", c->mnt,
-			       strerror(res.err));
-		return;
-	}
-	if (k->workload != LAB_SYSCALL) {
-		lc_measure(c, &res);
-		return;
-	}
-	if ((nofollow ? lstat(c->path, &st) : stat(c->path, &st)))
-		lc_die(k, "warm-up stat %s: %s", c->path, strerror(errno));
-	c->ctime = st.st_ctim;
-	c->ctime_valid = true;
-}
-
 /*
  * A change on the server behind the client's back: the object's mode
  * (a symlink's times: it has no mode of its own), a new entry in the ls
  * directory, or new data in the object (d1/d2/file) for a command.
  */
-static void lc_change(struct lc_ctx *c)
+static void lc_change(const struct lab_run *r, const struct lab_case *k)
 {
-	const struct lab_case *k = c->k;
-
+	(void)r;
 	if (k->workload == LAB_LS)
-		lc_ctl_must(k, "write %s/ls/new", c->dir);
+		lc_ctl_must(k, "write %s/ls/new", lc.tree);
 	else if (k->workload == LAB_CMD)
-		lc_ctl_must(k, "write %s/%s", c->dir, lc_object_path(k));
+		lc_ctl_must(k, "write %s/%s", lc.tree, lc_object_path(k));
 	else if (!strcmp(k->object, "symlink"))
-		lc_ctl_must(k, "touch %s/%s", c->dir, lc_object_path(k));
+		lc_ctl_must(k, "touch %s/%s", lc.tree, lc_object_path(k));
 	else
 		lc_ctl_must(k, "chmod %s %s/%s",
-			    strcmp(k->object, "dir") ? "0600" : "0700", c->dir,
+			    strcmp(k->object, "dir") ? "0600" : "0700", lc.tree,
 			    lc_object_path(k));
 }
 
-/* --- one case ----------------------------------------------------- */
+/* --- the backend --------------------------------------------------- */
 
-static void lc_snapshot(struct lc_ctx *c, struct lc_snap *s, bool srv_first)
+static int lc_start(struct lab_run *r)
 {
-	int err;
+	int rc;
 
-	if (srv_first)
-		lc_ctl_counters(c->k, &s->srv);
-	err = mstats_read(c->mnt, &s->cli);
-	if (err)
-		lc_die(c->k, "mountstats of %s: %s", c->mnt, strerror(-err));
-	if (!srv_first)
-		lc_ctl_counters(c->k, &s->srv);
+	lc.vers = r->fs->name + 3;
+	lc.v4 = lc.vers[0] == '4';
+	lc_ctl_wait();
+	rc = lc_mount(LAB_EXPORT, LC_ANCHOR, "");
+	if (rc)
+		lc_die(NULL, "mount %s:%s on %s (vers=%s): %s", LAB_SERVER_ADDR,
+		       LAB_EXPORT, LC_ANCHOR, lc.vers, strerror(-rc));
+	return 0;
 }
 
-static void lc_setup(struct lc_ctx *c)
+static void lc_stop(struct lab_run *r)
 {
-	const struct lab_case *k = c->k;
+	(void)r;
+	lc_umount(LC_ANCHOR);
+}
+
+/* The case's tree on the server and its mount; one boot may run several
+ * NFS versions: names per version. */
+static int lc_setup(struct lab_run *r, const struct lab_case *k)
+{
 	char src[64];
 	int err;
 
-	/* One boot may run several NFS versions: names per version. */
-	snprintf(c->dir, sizeof(c->dir), "%s-c%u", c->run->fs->name, k->id);
-	snprintf(c->mnt, sizeof(c->mnt), "/mnt/%s", c->dir);
-	snprintf(c->path, sizeof(c->path), "%s/%s", c->mnt,
+	lc.k = k;
+	snprintf(lc.tree, sizeof(lc.tree), "%s-c%u", r->fs->name, k->id);
+	snprintf(r->mnt, sizeof(r->mnt), "/mnt/%s", lc.tree);
+	snprintf(r->path, sizeof(r->path), "%s/%s", r->mnt,
 		 lc_object_path(k));
-	lc_ctl_must(k, "mktree %s", c->dir);
+	snprintf(r->at_dir, sizeof(r->at_dir), "%s", r->mnt);
+	snprintf(r->at_name, sizeof(r->at_name), "%s", lc_object_path(k));
+	snprintf(r->dir, sizeof(r->dir), "%s/%s", r->mnt,
+		 k->workload == LAB_DEEP ? "tree" : "ls");
+	lc_ctl_must(k, "mktree %s", lc.tree);
 	if (k->workload == LAB_DEEP)
-		lc_ctl_must(k, "mkdeep %s/tree", c->dir);
+		lc_ctl_must(k, "mkdeep %s/tree", lc.tree);
 	else if (k->workload != LAB_SYSCALL)
-		lc_ctl_must(k, "mkfiles %s/ls %u", c->dir, k->n);
-	snprintf(src, sizeof(src), "%s/%s", LAB_EXPORT, c->dir);
-	err = lc_mount(c->run, src, c->mnt, k->opts);
+		lc_ctl_must(k, "mkfiles %s/ls %u", lc.tree, k->n);
+	snprintf(src, sizeof(src), "%s/%s", LAB_EXPORT, lc.tree);
+	err = lc_mount(src, r->mnt, k->opts);
 	if (err)
 		lc_die(k,
 		       "mount %s:%s on %s -o vers=%s,%s: %s (the client's "
 		       "kernel log says why)",
-		       LAB_SERVER_ADDR, src, c->mnt, c->run->vers, k->opts,
+		       LAB_SERVER_ADDR, src, r->mnt, lc.vers, k->opts,
 		       strerror(-err));
-	c->dirfd = -1;
-	if (!strcmp(k->call, "fstatat") && k->workload == LAB_SYSCALL) {
-		c->dirfd = open(c->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (c->dirfd < 0)
-			lc_die(k, "open %s: %s", c->mnt, strerror(errno));
-	}
+	return 0;
 }
 
-static void lc_cache_state(struct lc_ctx *c)
+static void lc_teardown(struct lab_run *r, const struct lab_case *k)
 {
-	const struct lab_case *k = c->k;
+	lc_umount(r->mnt);
+	/* Keep the 64 MB export from filling up over a run. */
+	lc_ctl_must(k, "rmtree %s", lc.tree);
+}
 
-	if (k->cache == LAB_COLD)
-		return;
-	lc_warm_up(c);
+static int lc_age(struct lab_run *r, const struct lab_case *k)
+{
 	if (k->cache == LAB_EXPIRED)
 		lc_wait_jiffies(lc_expire_ms(k));
 	else if (k->cache == LAB_CHANGED)
-		lc_change(c);
+		lc_change(r, k);
+	return 0;
 }
 
-/* --- the case's results ------------------------------------------- */
+static int lc_delay(struct lab_run *r, unsigned int ms)
+{
+	(void)r;
+	lc_ctl_must(lc.k, "netem %u", ms);
+	return 0;
+}
+
+static void lc_snapshot(const struct lab_run *r, struct lc_snap *s,
+			bool srv_first)
+{
+	int err;
+
+	if (srv_first)
+		lc_ctl_counters(lc.k, &s->srv);
+	err = mstats_read(r->mnt, &s->cli);
+	if (err)
+		lc_die(lc.k, "mountstats of %s: %s", r->mnt, strerror(-err));
+	if (!srv_first)
+		lc_ctl_counters(lc.k, &s->srv);
+}
+
+static int lc_count(struct lab_run *r)
+{
+	lc_snapshot(r, &lc.before, true);
+	return 0;
+}
 
 /* What the server counted, by op, into @f; the round trips it saw. */
-static uint64_t lc_server(FILE *f, const struct lc_run *r,
-			  const struct nfsd_counts *a,
+static uint64_t lc_server(FILE *f, const struct nfsd_counts *a,
 			  const struct nfsd_counts *b)
 {
-	unsigned int i, nops = r->v4 ? NFSD_V4_OPS : NFSD_V3_PROCS;
+	unsigned int i, nops = lc.v4 ? NFSD_V4_OPS : NFSD_V3_PROCS;
 	const char *sep = "";
 	uint64_t d, calls = 0;
 
 	fputs(",\"server\":{", f);
-	if (r->v4) {
+	if (lc.v4) {
 		calls = b->compound - a->compound + b->v4null - a->v4null;
 		fprintf(f, "\"COMPOUND\":%llu",
 			(unsigned long long)(b->compound - a->compound));
@@ -557,13 +456,13 @@ static uint64_t lc_server(FILE *f, const struct lc_run *r,
 		sep = ",";
 	}
 	for (i = 0; i < nops; i++) {
-		d = r->v4 ? b->op[i] - a->op[i] : b->v3[i] - a->v3[i];
+		d = lc.v4 ? b->op[i] - a->op[i] : b->v3[i] - a->v3[i];
 		if (!d)
 			continue;
-		if (!r->v4)
+		if (!lc.v4)
 			calls += d;
 		fprintf(f, "%s\"%s\":%llu", sep,
-			r->v4 ? nfsd_v4_names[i] : nfsd_v3_names[i],
+			lc.v4 ? nfsd_v4_names[i] : nfsd_v3_names[i],
 			(unsigned long long)d);
 		sep = ",";
 	}
@@ -603,109 +502,27 @@ static void lc_client(FILE *f, const struct mstats *a, const struct mstats *b,
 	fputc('}', f);
 }
 
-/* What the call returned: an error, or the attributes tests check. */
-static void lc_answer(FILE *f, const struct lab_case *k,
-		      const struct lc_result *res)
+/* Both sides' deltas: server, client (mountstats ops), events. */
+static long lc_counted(struct lab_run *r, const struct lab_case *k, FILE *f)
 {
-	if (k->workload == LAB_LS || k->workload == LAB_CMD) {
-		fprintf(f, ",\"status\":%d", res->status);
-		return;
-	}
-	if (res->err) {
-		fprintf(f, ",\"errno\":\"%s\"",
-			strerrorname_np(res->err) ?: "?");
-		return;
-	}
-	if (k->workload == LAB_DEEP)
-		return;
-	if (res->statx)
-		fprintf(f, ",\"result_mask\":\"0x%x\",\"btime\":%s",
-			res->stx.stx_mask,
-			res->stx.stx_mask & STATX_BTIME ? "true" : "false");
-	fprintf(f, ",\"mode\":\"%04o\",\"ino\":%llu",
-		res->stx.stx_mode & 07777,
-		(unsigned long long)res->stx.stx_ino);
-	if (k->cache == LAB_CHANGED)
-		fprintf(f, ",\"seen\":%s",
-			res->seen < 0 ? "null" : res->seen ? "true" : "false");
-}
-
-/* The case's "@case" line: its keys, then both sides' counter deltas. */
-static void lc_report(const struct lc_ctx *c, const struct lc_snap *before,
-		      const struct lc_snap *after, const struct lc_result *res)
-{
-	const struct lab_case *k = c->k;
-	const struct lc_run *r = c->run;
 	uint64_t calls, ccalls, retrans;
-	char opts[256];
+	struct lc_snap after;
 
-	r->fs->mount_opts(opts, sizeof(opts), r->fs, k);
-	fputs("@case ", stdout);
-	lab_case_keys(stdout, r->kernel, r->fs->name, opts, k);
-	printf(",\"path\":\"%s\"", lc_object_path(k));
+	(void)k;
+	lc_snapshot(r, &after, false);
+	calls = lc_server(f, &lc.before.srv, &after.srv);
+	lc_client(f, &lc.before.cli, &after.cli, &ccalls, &retrans);
+	fprintf(f, ",\"client_calls\":%llu,\"retrans\":%llu",
+		(unsigned long long)ccalls, (unsigned long long)retrans);
+	return (long)calls;
+}
+
+static void lc_keys(struct lab_run *r, const struct lab_case *k, FILE *f)
+{
+	(void)r;
+	fprintf(f, ",\"path\":\"%s\"", lc_object_path(k));
 	if (k->cache == LAB_EXPIRED)
-		printf(",\"expire_ms\":%u", lc_expire_ms(k));
-	lc_answer(stdout, k, res);
-	calls = lc_server(stdout, r, &before->srv, &after->srv);
-	lc_client(stdout, &before->cli, &after->cli, &ccalls, &retrans);
-	printf(",\"calls\":%llu,\"client_calls\":%llu,\"retrans\":%llu,"
-	       "\"wall_us\":%lld}\n", (unsigned long long)calls,
-	       (unsigned long long)ccalls, (unsigned long long)retrans,
-	       res->wall_us);
-}
-
-static void lc_case(const struct lc_run *r, const struct lab_case *k)
-{
-	struct lc_ctx c = { .run = r, .k = k };
-	struct lc_snap before, after;
-	struct lc_result res;
-
-	lc_setup(&c);
-	lc_cache_state(&c);
-	if (k->delay_ms)
-		lc_ctl_must(k, "netem %u", k->delay_ms);
-	lc_snapshot(&c, &before, true);
-	lc_measure(&c, &res);
-	lc_snapshot(&c, &after, false);
-	if (k->delay_ms)
-		lc_ctl_must(k, "netem 0");
-	if (k->cache == LAB_CHANGED && c.ctime_valid && !res.err &&
-	    (res.stx.stx_mask & STATX_CTIME))
-		res.seen = res.stx.stx_ctime.tv_sec != c.ctime.tv_sec ||
-			   res.stx.stx_ctime.tv_nsec != c.ctime.tv_nsec;
-	lc_report(&c, &before, &after, &res);
-	if (c.dirfd >= 0)
-		close(c.dirfd);
-	lc_umount(c.mnt);
-	/* Keep the 64 MB export from filling up over a run. */
-	lc_ctl_must(k, "rmtree %s", c.dir);
-}
-
-static int lc_run_file(const struct lc_run *r, const char *file)
-{
-	struct lab_plan p;
-	char err[160];
-	FILE *f = fopen(file, "re");
-	int rc, i;
-
-	if (!f)
-		lc_die(NULL, "%s: %s", file, strerror(errno));
-	rc = lab_plan_read(&p, r->fs, f, err, sizeof(err));
-	fclose(f);
-	if (rc)
-		lc_die(NULL, "%s:%s", file, err);
-	lc_ctl_wait();
-	rc = lc_mount(r, LAB_EXPORT, LC_ANCHOR, "");
-	if (rc)
-		lc_die(NULL, "mount %s:%s on %s (vers=%s): %s", LAB_SERVER_ADDR,
-		       LAB_EXPORT, LC_ANCHOR, r->vers, strerror(-rc));
-	for (i = 0; i < p.count; i++) {
-		lc_case(r, &p.cases[i]);
-		fflush(stdout);
-	}
-	lab_plan_free(&p);
-	lc_umount(LC_ANCHOR);
-	return 0;
+		fprintf(f, ",\"expire_ms\":%u", lc_expire_ms(k));
 }
 
 /*
@@ -729,105 +546,46 @@ static int lc_tsc_khz(void)
 	return 0;
 }
 
-/* The guest's clock: its source and CLOCK_MONOTONIC's resolution (ns). */
-static int lc_clock(void)
+/* --ctl REQUEST, --tsc-khz: a tool, not a run. */
+static int lc_opt(struct lab_run *r, int opt, const char *arg)
 {
-	char src[32] = "?";
-	struct timespec res = { 0 };
-	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/"
-			"current_clocksource", "re");
+	char out[LAB_REPLY_MAX];
+	int err;
 
-	if (f && fgets(src, sizeof(src), f))
-		src[strcspn(src, "\n ")] = '\0';
-	if (f)
-		fclose(f);
-	clock_getres(CLOCK_MONOTONIC, &res);
-	printf("%s %lld\n", src, res.tv_sec * 1000000000LL + res.tv_nsec);
-	return 0;
+	(void)r;
+	if (opt == 'T')
+		exit(lc_tsc_khz());
+	if (opt != 'C')
+		return -1;
+	err = lc_ctl_call(arg, out, sizeof(out));
+	if (err && err != -EREMOTEIO)
+		snprintf(out, sizeof(out), "%s", strerror(-err));
+	printf("%s%s\n", err ? "error: " : "", out);
+	exit(err ? 1 : 0);
 }
 
-static const char lc_usage_text[] =
-	"usage: labcase --run FILE --kernel NAME --vers 3|4.1|4.2\n"
-	"       labcase --ctl REQUEST...\n"
-	"       labcase --tsc-khz\n"
-	"       labcase --clock\n";
+static const struct option lc_opts[] = {
+	{ "ctl", required_argument, NULL, 'C' },
+	{ "tsc-khz", no_argument, NULL, 'T' },
+	{ NULL, 0, NULL, 0 },
+};
 
-/* A usage error: one line, exit status 2. */
-static void __attribute__((noreturn)) lc_usage(const char *what,
-						const char *arg)
+static const struct lab_backend lc_backend = {
+	.prog = "labcase",
+	.start = lc_start,
+	.stop = lc_stop,
+	.setup = lc_setup,
+	.teardown = lc_teardown,
+	.age = lc_age,
+	.delay = lc_delay,
+	.count = lc_count,
+	.counted = lc_counted,
+	.keys = lc_keys,
+	.opts = lc_opts,
+	.opt = lc_opt,
+};
+
+int main(int argc, char *argv[])
 {
-	fprintf(stderr, "labcase: %s%s%s (labcase --help)\n", what,
-		arg ? " " : "", arg ? arg : "");
-	exit(2);
-}
-
-int main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "run", required_argument, NULL, 'r' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "vers", required_argument, NULL, 'v' },
-		{ "ctl", no_argument, NULL, 'c' },
-		{ "tsc-khz", no_argument, NULL, 'T' },
-		{ "clock", no_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *file = NULL;
-	struct lc_run r = { .kernel = "stock" };
-	char req[LAB_LINE_MAX] = "", out[LAB_REPLY_MAX], fs[8];
-	bool ctl = false;
-	int opt, i, err;
-
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			file = optarg;
-			break;
-		case 'k':
-			r.kernel = optarg;
-			break;
-		case 'v':
-			r.vers = optarg;
-			break;
-		case 'c':
-			ctl = true;
-			break;
-		case 'T':
-			return lc_tsc_khz();
-		case 'K':
-			return lc_clock();
-		case 'h':
-			fputs(lc_usage_text, stdout);
-			return 0;
-		case ':':
-			lc_usage("option needs a value:", argv[optind - 1]);
-		default:
-			lc_usage("unknown option:", argv[optind - 1]);
-		}
-	}
-	if (ctl) {
-		for (i = optind; i < argc; i++)
-			snprintf(req + strlen(req), sizeof(req) - strlen(req),
-				 "%s%s", i > optind ? " " : "", argv[i]);
-		err = lc_ctl_call(req, out, sizeof(out));
-		if (err && err != -EREMOTEIO)
-			snprintf(out, sizeof(out), "%s", strerror(-err));
-		printf("%s%s\n", err ? "error: " : "", out);
-		return err ? 1 : 0;
-	}
-	if (optind != argc)
-		lc_usage("unexpected argument:", argv[optind]);
-	if (!file)
-		lc_usage("--run FILE, --ctl or --tsc-khz needed", NULL);
-	if (!r.vers)
-		lc_usage("--run needs --vers 3|4.1|4.2", NULL);
-	if (strcmp(r.vers, "3") && strcmp(r.vers, "4.1") &&
-	    strcmp(r.vers, "4.2"))
-		lc_usage("--vers: want 3, 4.1 or 4.2, not", r.vers);
-	r.v4 = r.vers[0] == '4';
-	snprintf(fs, sizeof(fs), "nfs%s", r.vers);
-	r.fs = lab_fs_find(fs);
-	return lc_run_file(&r, file);
+	return lab_run_main(argc, argv, &lc_backend);
 }

@@ -205,7 +205,7 @@ nl_rows() {
 
 # nl_pair KERNEL_NAME "VERS...": run $nl_tmp/cases-VERS for each version
 # on one fresh pair; the table rows go to stdout as they come, the @case
-# lines to $nl_tmp/cases.jsonl, "NAME RELEASE" to $nl_tmp/kernels.txt.
+# lines to $nl_tmp/cases.jsonl, the "@kernel" ones to $nl_tmp/kernels.txt.
 nl_pair() {
 	nl_kernel "$1"
 	srv_image=$nl_image

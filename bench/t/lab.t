@@ -132,11 +132,11 @@ while [ "$1" != -- ]; do
 done
 shift 3
 k=$1
-echo "{\"kernel\":\"$k\",\"release\":\"6.1-fake\"}"
+echo "@kernel {\"kernel\":\"$k\",\"release\":\"6.1-fake\",\"role\":\"fuse\",\"clocksource\":\"tsc\",\"clock_res_ns\":1}"
 "$BUILD/bench/labplan" --fs fuse --cases "$cases" --json | head -n "${REPORT:-100000}" |
-	sed "s/\"kernel\":\"-\"/\"kernel\":\"$k\"/; s/}\$/,\"server\":{},\"client\":{},\"calls\":1,\"wall_us\":5}/"
+	sed "s/^/@case /; s/\"kernel\":\"-\"/\"kernel\":\"$k\"/; s/}\$/,\"server\":{},\"client\":{},\"calls\":1,\"wall_us\":5}/"
 if [ -n "${DIE:-}" ]; then
-	printf '{"kernel":"%s","fs":"fuse","workload":"ls","call":"gnu-l\n' "$k"
+	printf '@case {"kernel":"%s","fs":"fuse","workload":"ls","call":"gnu-l\n' "$k"
 	echo "guest/run: guest ended without an exit status; kernel log tail:" >&2
 	echo "[   12.3] fusecount[42]: segfault at 0 (stand-in)" >&2
 	exit 255

@@ -48,12 +48,12 @@ usage_error "run --bogus" "$run" --bogus
 nl_t_ok '[ -z "$(ls -A "$d")" ]' "run: no temporary file left"
 
 case=$nl_build/labcase
-usage_error "labcase --run without a value" "$case" --run
-usage_error "labcase --vers 5" "$case" --run x --vers 5
-usage_error "labcase --run without --vers" "$case" --run x
-usage_error "labcase --kernel without a value" "$case" --kernel
+usage_error "labcase --cases without a value" "$case" --cases
+usage_error "labcase --fs nfs5" "$case" --kernel k --cases x --fs nfs5
+usage_error "labcase --cases without --kernel" "$case" --cases x
+usage_error "labcase --cases of a missing file" "$case" --kernel k --cases "$lab_tmp/none" --fs nfs3
 usage_error "labcase --bogus" "$case" --bogus
-usage_error "labcase with a stray argument" "$case" --run x --vers 3 x
+usage_error "labcase with a stray argument" "$case" --kernel k --cases x --fs nfs3 x
 
 ctl=$nl_build/labctl
 usage_error "labctl -p without a value" "$ctl" -p
