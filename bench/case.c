@@ -337,6 +337,12 @@ int lab_case_parse(const char *line, const char *opts0, struct lab_case *k,
 	lab_defaults(k, opts0);
 	snprintf(buf, sizeof(buf), "%s", line);
 	buf[strcspn(buf, "\n")] = '\0';
+	if (strlen(buf) >= sizeof(k->line)) {
+		snprintf(err, errlen, "a line of more than %zu characters",
+			 sizeof(k->line) - 1);
+		return -EINVAL;
+	}
+	strcpy(k->line, buf);
 	for (word = buf; *word; word += len) {
 		word += strspn(word, " \t");
 		len = strcspn(word, " \t");
@@ -374,57 +380,19 @@ bool lab_is_case_line(const char *line)
 	return *line && *line != '#';
 }
 
-/**
- * lab_case_line - the line lab_case_parse() reads back as @k
- * @buf: where, without a newline
- * @len: its size
- * @k: the case
- *
- * Return: its length, or -1 if it does not fit.
- */
-int lab_case_line(char *buf, size_t len, const struct lab_case *k)
-{
-	unsigned int w = 1u << k->workload;
-	bool statx = !strcmp(k->call, "statx");
-	int n;
-
-	n = snprintf(buf, len, "workload=%s", lab_workload_names[k->workload]);
-	if (w & (SYSCALL | LS))
-		n += snprintf(buf + n, len > (size_t)n ? len - n : 0,
-			      " call=%s", k->call);
-	if (w & LS)
-		n += snprintf(buf + n, len > (size_t)n ? len - n : 0,
-			      " form=%s sync=%s n=%u", k->form, k->sync, k->n);
-	if ((w & DEEP) || ((w & SYSCALL) && statx))
-		n += snprintf(buf + n, len > (size_t)n ? len - n : 0,
-			      " sync=%s", k->sync);
-	if ((w & SYSCALL) && statx)
-		n += snprintf(buf + n, len > (size_t)n ? len - n : 0,
-			      " mask=%s", k->mask);
-	if (w & SYSCALL)
-		n += snprintf(buf + n, len > (size_t)n ? len - n : 0,
-			      " object=%s%s", k->object,
-			      k->nofollow ? " nofollow=1" : "");
-	n += snprintf(buf + n, len > (size_t)n ? len - n : 0,
-		      " cache=%s opts=%s delay=%u expire=%u repeat=%u",
-		      lab_cache_names[k->cache], k->opts, k->delay_ms,
-		      k->expire_ms, k->repeat);
-	if (w & CMD)
-		n += snprintf(buf + n, len > (size_t)n ? len - n : 0,
-			      " n=%u cmd=%s", k->n, k->cmd);
-	return (size_t)n < len ? n : -1;
-}
-
+/* A JSON string; control characters and non-ASCII bytes as \u00XX. */
 void lab_json_str(FILE *f, const char *s)
 {
+	const unsigned char *p;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\u%04x", *p);
 		else
-			fputc(*s, f);
+			fputc(*p, f);
 	}
 	fputc('"', f);
 }

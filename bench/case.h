@@ -46,6 +46,7 @@ struct lab_case {
 	unsigned int repeat;	/* runs of the measured call, 1 by default */
 	int base;		/* the delay-0 twin's index in its plan, -1 */
 	char cmd[256];		/* workload=cmd: a sh -c command */
+	char line[320];		/* the case line it was read from */
 };
 
 extern const char *const lab_cache_names[];
@@ -55,7 +56,6 @@ int lab_sync_flags(const char *word);
 int lab_mask_parse(const char *spec, unsigned int *bits);
 int lab_case_parse(const char *line, const char *opts0, struct lab_case *k,
 		   char *err, size_t errlen);
-int lab_case_line(char *buf, size_t len, const struct lab_case *k);
 bool lab_is_case_line(const char *line);
 
 void lab_json_str(FILE *f, const char *s);

@@ -6,13 +6,12 @@
  *
  *   labplan --fs FS [--quick] [--n N] [--match KEYS] [--json]
  *   labplan --fs FS --cases FILE [--match KEYS] [--json]
- *   labplan --check FILE [--fs FS]      parse FILE's case lines only
  *
  * FS: fuse, nfs3, nfs4.1, nfs4.2. --cases: FILE's case lines instead of
  * the matrix (a plan written before). --n: the ls cases of that N only.
  * --match: the cases whose keys (as --json prints them) contain KEYS.
  * Exit status 0; 2 usage, a missing file or a bad case line in it (one
- * line each: FILE:LINE: what is wrong).
+ * line: FILE:LINE: what is wrong).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,7 +24,6 @@ struct lp_opts {
 	const struct lab_fs *fs;
 	struct lab_plan_opts plan;
 	const char *match;
-	const char *check;
 	const char *cases;
 	bool json;
 };
@@ -68,7 +66,6 @@ static bool lp_matches(const struct lp_opts *o, const struct lab_case *k)
 
 static int lp_print(const struct lp_opts *o, const struct lab_plan *p)
 {
-	char line[512];
 	unsigned int id = 0;
 	int i;
 
@@ -80,37 +77,11 @@ static int lp_print(const struct lp_opts *o, const struct lab_plan *p)
 		k.id = ++id;
 		if (o->json)
 			lp_keys(stdout, o->fs, &k);
-		else if (lab_case_line(line, sizeof(line), &k) >= 0)
-			fputs(line, stdout);
 		else
-			return -1;
+			fputs(k.line, stdout);
 		putchar('\n');
 	}
 	return 0;
-}
-
-/* Parse every case line of @file; 0, or 2 after naming each bad one. */
-static int lp_check(const struct lp_opts *o)
-{
-	char line[512], err[128];
-	struct lab_case k;
-	unsigned int lineno = 0;
-	FILE *f = fopen(o->check, "re");
-	int bad = 0;
-
-	if (!f)
-		lp_usage(o->check, errno == ENOENT ? ": no such file" :
-						    ": cannot read it");
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (!lab_is_case_line(line) ||
-		    !lab_case_parse(line, o->fs->opts0, &k, err, sizeof(err)))
-			continue;
-		fprintf(stderr, "labplan: %s:%u: %s\n", o->check, lineno, err);
-		bad = 2;
-	}
-	fclose(f);
-	return bad;
 }
 
 /* A plan written before: its cases as they are reported. */
@@ -155,7 +126,6 @@ static void lp_parse(struct lp_opts *o, int argc, char *argv[])
 		{ "n", required_argument, NULL, 'n' },
 		{ "match", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "check", required_argument, NULL, 'c' },
 		{ "cases", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -181,9 +151,6 @@ static void lp_parse(struct lp_opts *o, int argc, char *argv[])
 		case 'j':
 			o->json = true;
 			break;
-		case 'c':
-			o->check = optarg;
-			break;
 		case 'C':
 			o->cases = optarg;
 			break;
@@ -191,8 +158,7 @@ static void lp_parse(struct lp_opts *o, int argc, char *argv[])
 			fputs("usage: labplan --fs FS [--quick] [--n N] "
 			      "[--match KEYS] [--json]\n"
 			      "       labplan --fs FS --cases FILE [--match KEYS] "
-			      "[--json]\n"
-			      "       labplan --check FILE [--fs FS]\n", stdout);
+			      "[--json]\n", stdout);
 			exit(0);
 		case ':':
 			lp_usage("a value is needed after ", argv[optind - 1]);
@@ -202,11 +168,11 @@ static void lp_parse(struct lp_opts *o, int argc, char *argv[])
 	}
 	if (optind < argc)
 		lp_usage("unexpected argument ", argv[optind]);
-	o->fs = lab_fs_find(fs ? fs : "nfs4.2");
+	if (!fs)
+		lp_usage("--fs FS is needed", "");
+	o->fs = lab_fs_find(fs);
 	if (!o->fs)
 		lp_usage("--fs: want fuse, nfs3, nfs4.1 or nfs4.2, not ", fs);
-	if (!fs && !o->check)
-		lp_usage("--fs FS or --check FILE is needed", "");
 }
 
 int main(int argc, char *argv[])
@@ -216,8 +182,6 @@ int main(int argc, char *argv[])
 	int ret;
 
 	lp_parse(&o, argc, argv);
-	if (o.check)
-		return lp_check(&o);
 	if (o.cases)
 		return lp_cases(&o);
 	if (lab_plan_build(&p, o.fs, &o.plan))

@@ -286,226 +286,120 @@ static int fuse_matrix(struct lab_plan *p, const struct lab_plan_opts *o)
 
 /* --- NFS --------------------------------------------------------------- */
 
-static const char *const nfs_caches[] = { "cold", "warm", "expired",
-					  "changed" };
-/* A call with its flags, as case words. */
-static const char *const nfs_walks[] = {
-	"call=stat", "call=statx sync=dont", "call=statx sync=force",
+/*
+ * The slices as templates: "{a|b}" stands for a case line with a, then
+ * one with b, leftmost first; alternatives may hold templates. A
+ * listing must end well within its attribute timeout, or it sees its
+ * own attributes expire and its count depends on timing: N=1000 (about
+ * 1000 round trips) and 10 ms delays get actimeo=5, 60 beyond.
+ */
+#define NFS_CACHES	"cache={cold|warm|expired|changed}"
+#define NFS_WALKS	"{call=stat|call=statx sync=dont|call=statx sync=force}"
+#define NFS_FORMS	"form={plain|color|long|inode}"
+#define NFS_TOOLS	"workload=ls call={ls|gnu-ls|lsx}"
+
+static const char *const nfs_full[] = {
+	/* statx's sync modes against every cache state; the stat family */
+	"call=statx sync={as-stat|dont|force} mask=basic object=deep "
+	NFS_CACHES,
+	"call={stat|lstat|fstatat} object=deep " NFS_CACHES,
+	/* a mask can only save a round trip where there is one to save */
+	"call=statx mask={all|type,ino|mode|size|btime|mtime} "
+	"sync={as-stat|dont|force} object=deep cache={warm|expired}",
+	/* objects in the mount's root and one level deeper; options */
+	"object={file|dir|symlink|deeper} " NFS_WALKS " " NFS_CACHES,
+	NFS_CACHES " {call=lstat|call=statx sync=force nofollow=1} "
+	"object=symlink",
+	"opts={actimeo=1,nocto|actimeo=1,lookupcache=none|"
+	"actimeo=1,lookupcache=positive|"
+	/* files expire after 1 s, directories stay valid for 10 */
+	"actimeo=1,acdirmin=10,acdirmax=10 expire=1200} " NFS_WALKS
+	" object=deep cache={warm|expired}",
+	/* bench/report's ls tables: calls per file by command, form, N */
+	NFS_TOOLS " {form={plain|long} n=100 cache={cold|expired}|"
+	"form=long n=1000 cache={cold|expired} opts=actimeo=5}",
+	"workload=ls call=lsx form=long sync=dont cache=expired "
+	"{n=100|n=1000 opts=actimeo=5}",
+	"workload=ls call=gnu-ls " NFS_CACHES " form={color|inode|long} n=100",
+	/* nordirplus: one LOOKUP per entry, on v3 and v4 alike */
+	"workload=ls call=gnu-ls form=long n=100 cache={cold|expired} "
+	"opts=actimeo=1,nordirplus",
+	/* large directories, cold (GNU ls -l of 10000: 15 s under TCG) */
+	NFS_TOOLS " " NFS_FORMS " n=1000 cache=cold opts=actimeo=5",
+	"workload=ls call=gnu-ls " NFS_FORMS " n=10000 cache=cold "
+	"opts=actimeo=60",
+	/* statx of the 64 files 4 levels down, by their full paths */
+	"workload=deep sync={as-stat|dont} cache={cold|warm|expired}",
+	/* report's time tables: 10 ms per round trip, GNU ls at 1 ms */
+	"cache={cold|expired} delay=10 opts=actimeo=5 {call=stat object=deep|"
+	"workload=ls call={ls|gnu-ls} form=long n=100}",
+	NFS_TOOLS " " NFS_FORMS " n=100 cache=cold delay=10 opts=actimeo=5",
+	"workload=ls call=gnu-ls " NFS_FORMS " n=1000 cache=cold "
+	"delay={10|1} opts=actimeo=60",
+	"workload=ls call={ls|lsx} form=long n=1000 cache=cold delay=10 "
+	"opts=actimeo=60",
 };
 
-#define N(a)	ARRAY_LEN(a)
+/* The reference points and two ls. */
+static const char *const nfs_quick[] = {
+	"call=stat object=deep cache={cold|warm|expired}",
+	"call=statx sync={as-stat|dont|force} mask=basic object=deep "
+	"cache={warm|expired}",
+	"call=statx sync=as-stat mask=type,ino object=deep cache=expired",
+	"call=statx sync=force mask=all object=deep cache=warm",
+	"workload=ls call=gnu-ls form=long n=100 cache=cold",
+	"workload=ls call=ls form=long n=100 cache=expired",
+	"workload=deep sync=dont cache=expired",
+};
 
-/* statx's sync modes against every cache state; the stat family. */
-static int nfs_slice_calls(struct lab_plan *p)
+/* The end of the "{...}" at @open (braces nest), or NULL. */
+static const char *nfs_brace_end(const char *open)
 {
-	static const char *const calls[] = { "stat", "lstat", "fstatat" };
-	unsigned int s, c, i;
-	int err = 0;
+	int depth = 0;
 
-	for (s = 0; s < N(syncs); s++)
-		for (c = 0; c < N(nfs_caches); c++)
-			err |= plan_add(p, "call=statx sync=%s mask=basic "
-					"object=deep cache=%s", syncs[s],
-					nfs_caches[c]);
-	for (i = 0; i < N(calls); i++)
-		for (c = 0; c < N(nfs_caches); c++)
-			err |= plan_add(p, "call=%s object=deep cache=%s",
-					calls[i], nfs_caches[c]);
-	return err;
-}
-
-/* A mask can only save a round trip where there is one to save. */
-static int nfs_slice_masks(struct lab_plan *p)
-{
-	static const char *const masks[] = { "all", "type,ino", "mode",
-					     "size", "btime", "mtime" };
-	unsigned int i, s, c;
-	int err = 0;
-
-	for (i = 0; i < N(masks); i++)
-		for (s = 0; s < N(syncs); s++)
-			for (c = 1; c <= 2; c++)
-				err |= plan_add(p, "call=statx sync=%s "
-						"mask=%s object=deep cache=%s",
-						syncs[s], masks[i],
-						nfs_caches[c]);
-	return err;
-}
-
-/* file, dir, link in the mount's root, d1/d2/d3/file; mount options. */
-static int nfs_slice_objects(struct lab_plan *p)
-{
-	static const char *const objects[] = { "file", "dir", "symlink",
-					       "deeper" };
-	static const char *const options[] = {
-		"actimeo=1,nocto", "actimeo=1,lookupcache=none",
-		"actimeo=1,lookupcache=positive",
-		/* files expire after 1 s, directories stay valid for 10 */
-		"actimeo=1,acdirmin=10,acdirmax=10 expire=1200",
-	};
-	unsigned int o, w, c;
-	int err = 0;
-
-	for (o = 0; o < N(objects); o++)
-		for (w = 0; w < N(nfs_walks); w++)
-			for (c = 0; c < N(nfs_caches); c++)
-				err |= plan_add(p, "%s object=%s cache=%s",
-						nfs_walks[w], objects[o],
-						nfs_caches[c]);
-	for (c = 0; c < N(nfs_caches); c++) {
-		err |= plan_add(p, "call=lstat object=symlink cache=%s",
-				nfs_caches[c]);
-		err |= plan_add(p, "call=statx sync=force nofollow=1 "
-				"object=symlink cache=%s", nfs_caches[c]);
+	for (; *open; open++) {
+		depth += (*open == '{') - (*open == '}');
+		if (!depth)
+			return open;
 	}
-	for (o = 0; o < N(options); o++)
-		for (w = 0; w < N(nfs_walks); w++)
-			for (c = 1; c <= 2; c++)
-				err |= plan_add(p, "%s object=deep cache=%s "
-						"opts=%s", nfs_walks[w],
-						nfs_caches[c], options[o]);
-	return err;
+	return NULL;
 }
 
-/*
- * bench/report's ls tables: calls per file by command, form and N. A case
- * must end well within its attribute timeout, or it sees its own
- * attributes expire and its count depends on timing: N=1000 (about 1000
- * round trips) gets actimeo=5.
- */
-static int nfs_slice_ls(struct lab_plan *p)
+/* Add the case lines a template stands for, in order. */
+static int nfs_expand(struct lab_plan *p, const char *t)
 {
-	static const char *const ls_forms[] = { "plain", "long" };
-	static const char *const gnu_forms[] = { "color", "inode", "long" };
-	unsigned int i, f, c;
-	int err = 0;
+	const char *open = strchr(t, '{'), *end, *alt, *bar;
+	char line[LINE_MAX_LEN];
+	int depth, err = 0;
 
-	for (i = 0; i < N(ls_tools); i++) {
-		for (f = 0; f < N(ls_forms); f++)
-			for (c = 0; c <= 2; c += 2)
-				err |= plan_add(p, "workload=ls call=%s "
-						"form=%s n=100 cache=%s",
-						ls_tools[i], ls_forms[f],
-						nfs_caches[c]);
-		for (c = 0; c <= 2; c += 2)
-			err |= plan_add(p, "workload=ls call=%s form=long "
-					"n=1000 cache=%s opts=actimeo=5",
-					ls_tools[i], nfs_caches[c]);
+	if (!open)
+		return plan_add(p, "%s", t);
+	end = nfs_brace_end(open);
+	if (!end)
+		return -1;
+	for (alt = open + 1; alt <= end && !err; alt = bar + 1) {
+		for (bar = alt, depth = 0; bar < end; bar++) {
+			depth += (*bar == '{') - (*bar == '}');
+			if (!depth && *bar == '|')
+				break;
+		}
+		snprintf(line, sizeof(line), "%.*s%.*s%s", (int)(open - t), t,
+			 (int)(bar - alt), alt, end + 1);
+		err = nfs_expand(p, line);
 	}
-	err |= plan_add(p, "workload=ls call=lsx form=long sync=dont n=100 "
-			"cache=expired");
-	err |= plan_add(p, "workload=ls call=lsx form=long sync=dont n=1000 "
-			"cache=expired opts=actimeo=5");
-	for (c = 0; c < N(nfs_caches); c++)
-		for (f = 0; f < N(gnu_forms); f++)
-			err |= plan_add(p, "workload=ls call=gnu-ls form=%s "
-					"n=100 cache=%s", gnu_forms[f],
-					nfs_caches[c]);
-	/* nordirplus: one LOOKUP per entry, on v3 and v4 alike */
-	for (c = 0; c <= 2; c += 2)
-		err |= plan_add(p, "workload=ls call=gnu-ls form=long n=100 "
-				"cache=%s opts=actimeo=1,nordirplus",
-				nfs_caches[c]);
 	return err;
-}
-
-/*
- * Large directories, cold: every form at N=1000, and GNU ls's four at
- * N=10000 (a cold ls -l of 10000 entries is some 2600 round trips and
- * 15 s under TCG; actimeo=60 keeps its attributes valid throughout).
- * Then statx of all 64 files of the deep tree, as-stat and DONT_SYNC.
- */
-static int nfs_slice_large(struct lab_plan *p)
-{
-	unsigned int i, f, s, c;
-	int err = 0;
-
-	for (i = 0; i < N(ls_tools); i++)
-		for (f = 0; f < N(forms); f++)
-			err |= plan_add(p, "workload=ls call=%s form=%s "
-					"n=1000 cache=cold opts=actimeo=5",
-					ls_tools[i], forms[f]);
-	for (f = 0; f < N(forms); f++)
-		err |= plan_add(p, "workload=ls call=gnu-ls form=%s n=10000 "
-				"cache=cold opts=actimeo=60", forms[f]);
-	for (s = 0; s < 2; s++)
-		for (c = 0; c <= 2; c++)
-			err |= plan_add(p, "workload=deep sync=%s cache=%s",
-					syncs[s], nfs_caches[c]);
-	return err;
-}
-
-/*
- * bench/report's time tables: every form of every command, cold, at
- * 10 ms per round trip on 100 entries; GNU ls (the ls people run), lsx
- * and busybox ls -l on 1000; GNU ls at 1 ms. A listing at 10 ms must
- * not outlive its attribute timeout: actimeo=5 for N=100 (about 100
- * round trips), 60 beyond.
- */
-static int nfs_slice_delay(struct lab_plan *p)
-{
-	unsigned int i, f, c;
-	int err = 0;
-
-	for (c = 0; c <= 2; c += 2) {
-		err |= plan_add(p, "call=stat object=deep cache=%s delay=10 "
-				"opts=actimeo=5", nfs_caches[c]);
-		for (i = 0; i < 2; i++)
-			err |= plan_add(p, "workload=ls call=%s form=long "
-					"n=100 cache=%s delay=10 "
-					"opts=actimeo=5", ls_tools[i],
-					nfs_caches[c]);
-	}
-	for (i = 0; i < N(ls_tools); i++)
-		for (f = 0; f < N(forms); f++)
-			err |= plan_add(p, "workload=ls call=%s form=%s n=100 "
-					"cache=cold delay=10 opts=actimeo=5",
-					ls_tools[i], forms[f]);
-	for (f = 0; f < N(forms); f++)
-		for (i = 10; i; i = i == 10 ? 1 : 0)
-			err |= plan_add(p, "workload=ls call=gnu-ls form=%s "
-					"n=1000 cache=cold delay=%u "
-					"opts=actimeo=60", forms[f], i);
-	for (i = 0; i < N(ls_tools); i += 2)
-		err |= plan_add(p, "workload=ls call=%s form=long n=1000 "
-				"cache=cold delay=10 opts=actimeo=60",
-				ls_tools[i]);
-	return err;
-}
-
-static int nfs_quick(struct lab_plan *p)
-{
-	unsigned int s;
-	int err = 0;
-
-	err |= plan_add(p, "call=stat object=deep cache=cold");
-	err |= plan_add(p, "call=stat object=deep cache=warm");
-	err |= plan_add(p, "call=stat object=deep cache=expired");
-	for (s = 0; s < N(syncs); s++) {
-		err |= plan_add(p, "call=statx sync=%s mask=basic object=deep "
-				"cache=warm", syncs[s]);
-		err |= plan_add(p, "call=statx sync=%s mask=basic object=deep "
-				"cache=expired", syncs[s]);
-	}
-	err |= plan_add(p, "call=statx sync=as-stat mask=type,ino "
-			"object=deep cache=expired");
-	err |= plan_add(p, "call=statx sync=force mask=all object=deep "
-			"cache=warm");
-	err |= plan_add(p, "workload=ls call=gnu-ls form=long n=100 "
-			"cache=cold");
-	err |= plan_add(p, "workload=ls call=ls form=long n=100 "
-			"cache=expired");
-	return err | plan_add(p, "workload=deep sync=dont cache=expired");
 }
 
 static int nfs_matrix(struct lab_plan *p, const struct lab_plan_opts *o)
 {
+	const char *const *t = o->quick ? nfs_quick : nfs_full;
+	size_t i, n = o->quick ? ARRAY_LEN(nfs_quick) : ARRAY_LEN(nfs_full);
+	int err = 0;
+
 	p->dedup = true;
-	if (o->quick)
-		return nfs_quick(p);
-	return nfs_slice_calls(p) | nfs_slice_masks(p) |
-	       nfs_slice_objects(p) | nfs_slice_ls(p) | nfs_slice_large(p) |
-	       nfs_slice_delay(p);
+	for (i = 0; i < n; i++)
+		err |= nfs_expand(p, t[i]);
+	return err;
 }
 
 /* --- file systems ------------------------------------------------------ */

@@ -44,7 +44,6 @@ struct lab_buf {
 void buf_init(struct lab_buf *b, char *s, size_t size);
 void buf_printf(struct lab_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void buf_json_str(struct lab_buf *b, const char *s);
 
 int nfsd_read(struct nfsd_counts *c);
 void nfsd_json(struct lab_buf *b, const struct nfsd_counts *c);

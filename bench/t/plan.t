@@ -89,9 +89,9 @@ ok 'usage_error "$lp" && usage_error "$lp" --fs && usage_error "$lp" --fs zfs &&
 	"labplan: no --fs, a missing value, an unknown fs or option: exit 2"
 ok 'usage_error "$lp" --fs fuse --n 4294967396 && usage_error "$lp" --fs fuse --n x' \
 	"--n 4294967396 (2^32 + 100) and --n x: exit 2"
-ok 'usage_error "$lp" --check "$tmp/none" && usage_error "$lp" --fs fuse --cases "$tmp/none" &&
-	usage_error "$lp" --check "$tmp/badmask" && grep -q "badmask:1: bad value in .mask=bogus." "$tmp/err" &&
-	usage_error "$lp" --fs nfs3 --cases "$tmp/badmask"' \
+ok 'usage_error "$lp" --fs fuse --cases "$tmp/none" &&
+	usage_error "$lp" --fs nfs3 --cases "$tmp/badmask" &&
+	grep -q "badmask:1: bad value in .mask=bogus." "$tmp/err"' \
 	"labplan: a missing file, a bad mask: exit 2, one line naming it"
 ok '"$lp" --fs fuse --quick --n 100 --json | cmp -s - "$tmp/quick"' \
 	"in-range values are taken"
