@@ -130,17 +130,20 @@ static const char *lc_object_path(const struct lab_case *k)
 	return "d1/d2/file";
 }
 
-/* An option's whole seconds (at most an hour), or -1. */
-static int lc_secs(const char *opt, const char *name)
+/* @opt's whole seconds (at most an hour) into @v if it is NAME=SECS. */
+static bool lc_secs(const char *opt, const char *name, int *v)
 {
 	size_t len = strlen(name);
 	char *end;
-	long v;
+	long n;
 
 	if (strncmp(opt, name, len) || opt[len] < '0' || opt[len] > '9')
-		return -1;
-	v = strtol(opt + len, &end, 10);
-	return *end || v > 3600 ? -1 : (int)v;
+		return false;
+	n = strtol(opt + len, &end, 10);
+	if (*end || n > 3600)
+		return false;
+	*v = (int)n;
+	return true;
 }
 
 /*
@@ -151,19 +154,16 @@ static int lc_secs(const char *opt, const char *name)
 static unsigned int lc_expire_ms(const struct lab_case *k)
 {
 	char buf[sizeof(k->opts)], *o, *save;
-	int reg = 3, dir = 30, v;
+	int reg = 3, dir = 30;
 
 	if (k->expire_ms)
 		return k->expire_ms;
 	snprintf(buf, sizeof(buf), "%s", k->opts);
 	for (o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
-		if ((v = lc_secs(o, "actimeo=")) >= 0)
-			reg = dir = v;
-		else if ((v = lc_secs(o, "acregmin=")) >= 0)
-			reg = v;
-		else if ((v = lc_secs(o, "acdirmin=")) >= 0)
-			dir = v;
-		else if (!strcmp(o, "noac"))
+		if (lc_secs(o, "actimeo=", &reg))
+			dir = reg;
+		else if (!lc_secs(o, "acregmin=", &reg) &&
+			 !lc_secs(o, "acdirmin=", &dir) && !strcmp(o, "noac"))
 			reg = dir = 0;
 	}
 	return (reg > dir ? reg : dir) * 1000 + 200;
@@ -362,8 +362,10 @@ static void lc_stop(struct lab_run *r)
 	lc_umount(LC_ANCHOR);
 }
 
-/* The case's tree on the server and its mount; one boot may run several
- * NFS versions: names per version. */
+/*
+ * The case's tree on the server and its mount; one boot may run several
+ * NFS versions: names per version.
+ */
 static int lc_setup(struct lab_run *r, const struct lab_case *k)
 {
 	char src[64];
