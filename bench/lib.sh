@@ -1,5 +1,17 @@
-# Helpers shared by bench/lab, bench/report and bench/compare; POSIX sh,
-# sourced after setting bench_here (this folder).
+# Helpers shared by bench/lab, bench/report, bench/compare and
+# nfs-lab/run; POSIX sh, sourced after setting bench_here (this folder).
+
+# lab_kernel LABEL: $lab_image (the bzImage) and $lab_append (its extra
+# command line) of a kernel of kernels.list ($LAB_KERNEL_LIST); 1 if the
+# list has no such label.
+lab_kernel() {
+	lab_line=$(awk -v k="$1" '$1 == k && $1 !~ /^#/ {
+		$1 = ""; sub(/^ +/, ""); print; f = 1; exit } END { exit !f }' \
+		"${LAB_KERNEL_LIST:-$bench_here/kernels.list}") || return 1
+	lab_image=${LAB_CACHE:?}/kernels/${lab_line%%[	 ]*}
+	lab_append=""
+	case $lab_line in *[\ \	]*) lab_append=${lab_line#*[	 ]} ;; esac
+}
 
 # results_check FILE: 0 when FILE is a results document bench/report and
 # bench/compare can read (schema 1, the types of bench/README.md, checked

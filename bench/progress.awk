@@ -1,5 +1,5 @@
 # bench/lab's progress filter for one guest's output in one LANE: case
-# lines (JSON with "workload") go to CASES, release lines to KERNELS,
+# lines ("@case JSON") go to CASES, kernel lines ("@kernel JSON") to KERNELS,
 # the rest to stderr; at most once a second "LANE [case k/N] elapsed,
 # ETA" on stderr. The ETA of the fuse lane weighs each case of PLAN
 # (fusebench --plan, the order the guest reports in) by a guess of its
@@ -71,7 +71,8 @@ BEGIN {
 	wtotal = nk * (lane == "fuse" ? wplan : NFSW)
 }
 
-capture && /^\{.*"workload":/ {
+capture && /^@case \{.*"workload":/ {
+	sub(/^@case /, "")
 	print >>cases
 	fflush(cases)
 	k++
@@ -91,7 +92,7 @@ capture && /^\{.*"workload":/ {
 }
 
 # An NFS case's table row: "KERNEL nfsV opts call ... calls ..."
-!capture && per && $1 ~ /^(stock|patched|optin)$/ && $2 ~ /^nfs/ {
+!capture && per && NF >= 10 && $2 ~ /^nfs[0-9.]+$/ {
 	say("  | " $0)
 	rows++
 	t = now()
@@ -99,7 +100,7 @@ capture && /^\{.*"workload":/ {
 		next
 	last = t
 	el = t - t0
-	d = done0 * per + rows
+	d = done0 + rows
 	# the first rows carry the guests' boot: no ETA from them
 	say(sprintf("lab: %s [row %d/%d] %s elapsed, ETA %s: %s", lane, d,
 	    nk * per, hms(el), d < 20 ? "-" : hms(el * (nk * per - d) / d),
@@ -107,7 +108,8 @@ capture && /^\{.*"workload":/ {
 	next
 }
 
-capture && /^\{.*"release":/ {
+capture && /^@kernel \{.*"release":/ {
+	sub(/^@kernel /, "")
 	print >>kernels
 	next
 }

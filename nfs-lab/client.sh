@@ -2,8 +2,7 @@
 # The NFS lab's client guest (runs INSIDE it, busybox sh; nfs-lab/run
 # boots it): brings up the lab link, runs the cases in /lab/cases-VERS
 # with labcase for each NFS version in turn and, whatever happens, tells
-# labctl to quit so the server guest ends too. "@kernel NAME RELEASE"
-# tells the host which kernel this was.
+# labctl to quit so the server guest ends too.
 #
 # usage: client.sh KERNEL_NAME NFS_VERSION...
 set -eu
@@ -19,8 +18,7 @@ ip addr add 10.0.2.2/24 dev eth0
 ip link set eth0 up
 kernel=$1
 shift
-echo "@kernel $kernel $(uname -r)"
 for v; do
-	labcase --run "/lab/cases-$v" --kernel "$kernel" --vers "$v"
+	labcase --cases "/lab/cases-$v" --kernel "$kernel" --fs "nfs$v"
 done
 status=0

@@ -73,23 +73,6 @@ void buf_printf(struct lab_buf *b, const char *fmt, ...)
 	b->len += n;
 }
 
-/* A JSON string; control characters and non-ASCII bytes as \u00XX. */
-void buf_json_str(struct lab_buf *b, const char *s)
-{
-	const unsigned char *p;
-
-	buf_printf(b, "\"");
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			buf_printf(b, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			buf_printf(b, "\\u%04x", *p);
-		else
-			buf_printf(b, "%c", *p);
-	}
-	buf_printf(b, "\"");
-}
-
 /* "NAME COUNT V0 V1 ...": exactly @n values, or -EINVAL. */
 static int nfsd_fields(const char *line, uint64_t *v, unsigned int n)
 {

@@ -2,7 +2,8 @@
 /*
  * Shared between labctl (server guest) and labcase (client guest): the
  * lab link's addresses, the control protocol's limits, a bounded string
- * builder and knfsd's counters (/proc/net/rpc/nfsd) by name.
+ * builder and knfsd's counters (/proc/net/rpc/nfsd) by name. The deep
+ * tree's shape is the case model's (bench/case.h).
  */
 #ifndef NFS_LAB_H
 #define NFS_LAB_H
@@ -17,27 +18,6 @@
 #define LAB_EXPORT "/export"
 #define LAB_LINE_MAX 512 /* one request line, with its '\n' */
 #define LAB_REPLY_MAX 8192 /* one reply line, with its '\n' */
-
-/*
- * The deep tree (workload=deep), the shape of bench's FUSE one:
- * tree/a?/b?/c?/d?/f0..f3, 4 levels of 2 directories, 64 files.
- */
-#define LAB_DEEP_DEPTH 4
-#define LAB_DEEP_LEAVES 16 /* 2^LAB_DEEP_DEPTH */
-#define LAB_DEEP_FILES 4 /* per leaf directory */
-#define LAB_DEEP_N (LAB_DEEP_LEAVES * LAB_DEEP_FILES)
-
-/* Leaf @leaf's directory below @root, "ROOT/a0/b1/c0/d1", into @p. */
-static inline void lab_deep_leaf(char *p, size_t len, const char *root,
-				 unsigned int leaf)
-{
-	size_t n = (size_t)snprintf(p, len, "%s", root);
-	unsigned int lvl;
-
-	for (lvl = 0; lvl < LAB_DEEP_DEPTH && n < len; lvl++)
-		n += (size_t)snprintf(p + n, len - n, "/%c%u", 'a' + lvl,
-				      (leaf >> (LAB_DEEP_DEPTH - 1 - lvl)) & 1);
-}
 
 /* NFSv3 procedures 0..21 and NFSv4 operations 3..75 (REMOVEXATTR). */
 #define NFSD_V3_PROCS 22
@@ -64,7 +44,6 @@ struct lab_buf {
 void buf_init(struct lab_buf *b, char *s, size_t size);
 void buf_printf(struct lab_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void buf_json_str(struct lab_buf *b, const char *s);
 
 int nfsd_read(struct nfsd_counts *c);
 void nfsd_json(struct lab_buf *b, const struct nfsd_counts *c);

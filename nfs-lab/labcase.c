@@ -1,25 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * labcase - run NFS lab cases in the client guest and report what each
- * one cost, as counted by the server (knfsd, through labctl) and by the
- * client (/proc/self/mountstats).
+ * labcase - the lab's runner (bench/run.c) with its NFS backend, in the
+ * client guest: knfsd is the server, counted through labctl (nfs-lab's
+ * control link), the client's side is /proc/self/mountstats.
+ *
+ *   labcase --kernel LABEL --cases FILE --fs nfs3|nfs4.1|nfs4.2
+ *   labcase --ctl REQUEST                  one labctl request
+ *   labcase --tsc-khz                      (host) TSC frequency
  *
  * A case gets a fresh tree on the server (labctl mktree nfsV-cN), a fresh
- * mount of it (nosharecache: caches of its own), a cache state, then ONE
- * measured call between two snapshots of both sides' counters:
+ * mount of it (nosharecache: caches of its own), its cache state, then
+ * the measured call between two snapshots of both sides' counters:
  *   cold     just mounted
- *   warm     after a warm-up (the same walk, or the same command)
+ *   warm     after a warm-up (stat() of the object, or the same command)
  *   expired  after a warm-up and a wait past the attribute timeouts
  *   changed  after a warm-up and a change on the server (labctl)
- * Each case prints "@case {JSON}" and "@row TEXT"; anything else on the
- * output is log.
- *
- * usage: labcase --run FILE --kernel NAME --vers 3|4.1|4.2
- *        labcase --matrix full|quick            print a matrix's cases
- *        labcase --ctl REQUEST...               one labctl request
- *        labcase --check FILE                   parse FILE's cases only
- *        labcase --header                       the table's header
- *        labcase --tsc-khz                      (host) TSC frequency
+ * A delay is netem on the server's link, for the measured call only.
  *
  * While it runs, one more mount of the export root stays up (the
  * anchor): the NFS client state (NFSv4.1 session, TCP connection) then
@@ -44,15 +40,29 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../guest/tests/lab_optin.h"
+#include "case.h"
 #include "lab.h"
-#include "labcase.h"
+#include "lab_optin.h"
+#include "mstats.h"
+#include "run.h"
 
 #define LC_ANCHOR "/mnt/anchor"
-#define LC_GNU_LS "/usr/bin/gnu-ls"
-#define LC_LSX "/usr/bin/lsx"
-#define LC_BUSYBOX "/bin/busybox"
 #define LC_WAIT_S 120 /* for labctl to answer after boot */
+
+/* One side's counters at one moment. */
+struct lc_snap {
+	struct nfsd_counts srv;
+	struct mstats cli;
+};
+
+/* The run's NFS version, and the case's tree and counters. */
+static struct lc_state {
+	const char *vers; /* 3, 4.1, 4.2 */
+	bool v4;
+	char tree[24]; /* nfsV-cN, on the server below the export */
+	const struct lab_case *k;
+	struct lc_snap before;
+} lc;
 
 static void lc_die(const struct lab_case *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
@@ -97,12 +107,66 @@ static void lc_wait_jiffies(unsigned int ms)
 		lc_sleep_ms(20);
 }
 
-static long long lc_now_us(void)
+/*
+ * The object's path below the case's mount: file, dir and symlink sit in
+ * its root; deep is the reference path d1/d2/file, deeper one level down;
+ * ls lists ls/; the deep workload walks tree/.
+ */
+static const char *lc_object_path(const struct lab_case *k)
 {
-	struct timespec ts;
+	static const char *const paths[][2] = {
+		{ "file", "file" }, { "dir", "dir" }, { "symlink", "link" },
+		{ "deeper", "d1/d2/d3/file" },
+	};
+	unsigned int i;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+	if (k->workload == LAB_LS)
+		return "ls";
+	if (k->workload == LAB_DEEP)
+		return "tree";
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (!strcmp(k->object, paths[i][0]))
+			return paths[i][1];
+	return "d1/d2/file";
+}
+
+/* @opt's whole seconds (at most an hour) into @v if it is NAME=SECS. */
+static bool lc_secs(const char *opt, const char *name, int *v)
+{
+	size_t len = strlen(name);
+	char *end;
+	long n;
+
+	if (strncmp(opt, name, len) || opt[len] < '0' || opt[len] > '9')
+		return false;
+	n = strtol(opt + len, &end, 10);
+	if (*end || n > 3600)
+		return false;
+	*v = (int)n;
+	return true;
+}
+
+/*
+ * How long "expired" waits: past the larger of the first attribute
+ * timeouts of files and directories (acregmin, acdirmin; the kernel's
+ * defaults 3 and 30 s), options taken in order like the kernel does.
+ */
+static unsigned int lc_expire_ms(const struct lab_case *k)
+{
+	char buf[sizeof(k->opts)], *o, *save;
+	int reg = 3, dir = 30;
+
+	if (k->expire_ms)
+		return k->expire_ms;
+	snprintf(buf, sizeof(buf), "%s", k->opts);
+	for (o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		if (lc_secs(o, "actimeo=", &reg))
+			dir = reg;
+		else if (!lc_secs(o, "acregmin=", &reg) &&
+			 !lc_secs(o, "acdirmin=", &dir) && !strcmp(o, "noac"))
+			reg = dir = 0;
+	}
+	return (reg > dir ? reg : dir) * 1000 + 200;
 }
 
 /* --- labctl client ------------------------------------------------ */
@@ -212,11 +276,11 @@ static void lc_ctl_counters(const struct lab_case *k, struct nfsd_counts *c)
 static void lc_ctl_wait(void)
 {
 	char out[LAB_REPLY_MAX];
-	long long end = lc_now_us() + LC_WAIT_S * 1000000LL;
+	long long end = lab_now_us() + LC_WAIT_S * 1000000LL;
 	int err;
 
 	while ((err = lc_ctl_call("ping", out, sizeof(out))) &&
-	       lc_now_us() < end)
+	       lab_now_us() < end)
 		lc_sleep_ms(500);
 	if (err)
 		lc_die(NULL,
@@ -232,8 +296,7 @@ static void lc_ctl_wait(void)
  * Mount @export on @mnt with @opts; the kernel does what mount.nfs would.
  * On the optin kernel (lab.optin=N) every mount has statx_cached_access=N.
  */
-static int lc_mount(const struct lc_run *r, const char *export, const char *mnt,
-		    const char *opts)
+static int lc_mount(const char *export, const char *mnt, const char *opts)
 {
 	char src[128], data[384], optin[48] = "";
 	unsigned int secs = lab_optin_seconds();
@@ -242,9 +305,9 @@ static int lc_mount(const struct lc_run *r, const char *export, const char *mnt,
 		snprintf(optin, sizeof(optin), ",statx_cached_access=%u", secs);
 	snprintf(src, sizeof(src), "%s:%s", LAB_SERVER_ADDR, export);
 	snprintf(data, sizeof(data),
-		 "vers=%s%s%s,addr=%s,proto=tcp,nosharecache%s%s", r->vers,
+		 "vers=%s%s%s,addr=%s,proto=tcp,nosharecache%s%s", lc.vers,
 		 *opts ? "," : "", opts, LAB_SERVER_ADDR,
-		 r->v4 ? "" : ",nolock,mountproto=tcp", optin);
+		 lc.v4 ? "" : ",nolock,mountproto=tcp", optin);
 	if (mkdir(mnt, 0755) && errno != EEXIST)
 		return -errno;
 	return mount(src, mnt, "nfs", 0, data) ? -errno : 0;
@@ -257,360 +320,211 @@ static void lc_umount(const char *mnt)
 	rmdir(mnt);
 }
 
-/* --- the measured call and the warm-up ---------------------------- */
-
-static void lc_from_stat(struct statx *stx, const struct stat *st)
-{
-	memset(stx, 0, sizeof(*stx));
-	stx->stx_mask = STATX_BASIC_STATS;
-	stx->stx_mode = st->st_mode;
-	stx->stx_ino = st->st_ino;
-	stx->stx_size = st->st_size;
-	stx->stx_ctime.tv_sec = st->st_ctim.tv_sec;
-	stx->stx_ctime.tv_nsec = st->st_ctim.tv_nsec;
-}
-
-static int lc_statx_flags(const struct lab_case *k)
-{
-	int flags = k->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
-
-	if (!strcmp(k->sync, "dont"))
-		flags |= AT_STATX_DONT_SYNC;
-	else if (!strcmp(k->sync, "force"))
-		flags |= AT_STATX_FORCE_SYNC;
-	return flags;
-}
-
-/* The stat-family call itself, timed. */
-static void lc_call(struct lc_ctx *c, struct lc_result *res)
-{
-	const struct lab_case *k = c->k;
-	struct stat st;
-	long long t0;
-	int rc;
-
-	res->statx = !strcmp(k->call, "statx");
-	t0 = lc_now_us();
-	if (res->statx)
-		rc = syscall(SYS_statx, AT_FDCWD, c->path, lc_statx_flags(k),
-			     k->mask_bits, &res->stx);
-	else if (!strcmp(k->call, "stat"))
-		rc = stat(c->path, &st);
-	else if (!strcmp(k->call, "lstat"))
-		rc = lstat(c->path, &st);
-	else
-		rc = fstatat(c->dirfd, case_object_path(k), &st,
-			     k->nofollow ? AT_SYMLINK_NOFOLLOW : 0);
-	res->wall_us = lc_now_us() - t0;
-	res->err = rc ? errno : 0;
-	if (!rc && !res->statx)
-		lc_from_stat(&res->stx, &st);
-}
-
-/*
- * The command of an ls case: busybox ls, GNU ls or bench's lsx, with the
- * flags of its form (plain, color, long, inode); lsx takes the form by
- * name, and --dont-sync for sync=dont.
- */
-static const char *lc_ls_argv(const struct lab_case *k, const char *dir,
-			      const char **argv)
-{
-	static const char *const flags[][2] = {
-		{ "plain", NULL },
-		{ "color", "--color=always" },
-		{ "long", "-l" },
-		{ "inode", "-li" },
-	};
-	const char *path = LC_GNU_LS;
-	unsigned int i, n = 0;
-
-	if (!strcmp(k->call, "lsx")) {
-		path = LC_LSX;
-		argv[n++] = "lsx";
-		argv[n++] = "--form";
-		argv[n++] = k->form;
-		if (!strcmp(k->sync, "dont"))
-			argv[n++] = "--dont-sync";
-	} else {
-		if (!strcmp(k->call, "ls"))
-			path = LC_BUSYBOX;
-		argv[n++] = "ls";
-		for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-			if (!strcmp(k->form, flags[i][0]) && flags[i][1])
-				argv[n++] = flags[i][1];
-	}
-	argv[n++] = dir;
-	argv[n] = NULL;
-	return path;
-}
-
-/* Run ls or the case's command, timed; its stdout goes to /dev/null. */
-static void lc_exec(struct lc_ctx *c, struct lc_result *res)
-{
-	const struct lab_case *k = c->k;
-	const char *argv[8], *path = "/bin/sh";
-	char dir[64];
-	int status;
-	long long t0;
-	pid_t pid;
-
-	snprintf(dir, sizeof(dir), "%s/ls", c->mnt);
-	if (k->workload == W_LS) {
-		path = lc_ls_argv(k, dir, argv);
-	} else {
-		argv[0] = "sh";
-		argv[1] = "-c";
-		argv[2] = k->cmd;
-		argv[3] = NULL;
-	}
-	if (access(path, X_OK))
-		lc_die(k, "no %s in the guest (make guest)", path);
-	t0 = lc_now_us();
-	pid = fork();
-	if (pid == 0) {
-		setenv("MNT", c->mnt, 1);
-		setenv("DIR", dir, 1);
-		setenv("FILE", c->path, 1);
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(126);
-		execv(path, (char *const *)argv);
-		fprintf(stderr, "labcase: exec %s: %s\n", path,
-			strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		lc_die(k, "fork/wait: %s", strerror(errno));
-	res->wall_us = lc_now_us() - t0;
-	res->status = WIFEXITED(status) ? WEXITSTATUS(status) :
-					  128 + WTERMSIG(status);
-}
-
-/*
- * statx of every file of the deep tree, leaf by leaf, each by its full
- * path (a build tool's or git status's walk), timed; the first error.
- */
-static void lc_deep_walk(struct lc_ctx *c, struct lc_result *res, int flags)
-{
-	char root[96], leaf[160], path[176];
-	struct statx stx;
-	unsigned int l, f;
-	long long t0;
-
-	snprintf(root, sizeof(root), "%s/%s", c->mnt, case_object_path(c->k));
-	t0 = lc_now_us();
-	for (l = 0; l < LAB_DEEP_LEAVES; l++) {
-		lab_deep_leaf(leaf, sizeof(leaf), root, l);
-		for (f = 0; f < LAB_DEEP_FILES; f++) {
-			snprintf(path, sizeof(path), "%s/f%u", leaf, f);
-			if (syscall(SYS_statx, AT_FDCWD, path, flags,
-				    STATX_BASIC_STATS, &stx) && !res->err)
-				res->err = errno;
-		}
-	}
-	res->wall_us = lc_now_us() - t0;
-}
-
-static void lc_measure(struct lc_ctx *c, struct lc_result *res)
-{
-	memset(res, 0, sizeof(*res));
-	res->seen = -1;
-	if (c->k->workload == W_SYSCALL)
-		lc_call(c, res);
-	else if (c->k->workload == W_DEEP)
-		lc_deep_walk(c, res, lc_statx_flags(c->k));
-	else
-		lc_exec(c, res);
-}
-
-/* Bring the caches to the case's state: the same walk, or command. */
-static void lc_warm_up(struct lc_ctx *c)
-{
-	const struct lab_case *k = c->k;
-	struct lc_result res;
-	struct stat st;
-	bool nofollow = k->nofollow || !strcmp(k->call, "lstat");
-
-	if (k->workload == W_DEEP) {
-		memset(&res, 0, sizeof(res));
-		lc_deep_walk(c, &res, 0);
-		if (res.err)
-			lc_die(k, "warm-up walk of %s/tree: %s", c->mnt,
-			       strerror(res.err));
-		return;
-	}
-	if (k->workload != W_SYSCALL) {
-		lc_measure(c, &res);
-		return;
-	}
-	if ((nofollow ? lstat(c->path, &st) : stat(c->path, &st)))
-		lc_die(k, "warm-up stat %s: %s", c->path, strerror(errno));
-	c->ctime = st.st_ctim;
-	c->ctime_valid = true;
-}
-
 /*
  * A change on the server behind the client's back: the object's mode
  * (a symlink's times: it has no mode of its own), a new entry in the ls
  * directory, or new data in the object (d1/d2/file) for a command.
  */
-static void lc_change(struct lc_ctx *c)
+static void lc_change(const struct lab_run *r, const struct lab_case *k)
 {
-	const struct lab_case *k = c->k;
-
-	if (k->workload == W_LS)
-		lc_ctl_must(k, "write %s/ls/new", c->dir);
-	else if (k->workload == W_CMD)
-		lc_ctl_must(k, "write %s/%s", c->dir, case_object_path(k));
+	(void)r;
+	if (k->workload == LAB_LS)
+		lc_ctl_must(k, "write %s/ls/new", lc.tree);
+	else if (k->workload == LAB_CMD)
+		lc_ctl_must(k, "write %s/%s", lc.tree, lc_object_path(k));
 	else if (!strcmp(k->object, "symlink"))
-		lc_ctl_must(k, "touch %s/%s", c->dir, case_object_path(k));
+		lc_ctl_must(k, "touch %s/%s", lc.tree, lc_object_path(k));
 	else
 		lc_ctl_must(k, "chmod %s %s/%s",
-			    strcmp(k->object, "dir") ? "0600" : "0700", c->dir,
-			    case_object_path(k));
+			    strcmp(k->object, "dir") ? "0600" : "0700", lc.tree,
+			    lc_object_path(k));
 }
 
-/* --- one case ----------------------------------------------------- */
+/* --- the backend --------------------------------------------------- */
 
-static void lc_snapshot(struct lc_ctx *c, struct lc_snap *s, bool srv_first)
+static int lc_start(struct lab_run *r)
 {
-	int err;
+	int rc;
 
-	if (srv_first)
-		lc_ctl_counters(c->k, &s->srv);
-	err = mstats_read(c->mnt, &s->cli);
-	if (err)
-		lc_die(c->k, "mountstats of %s: %s", c->mnt, strerror(-err));
-	if (!srv_first)
-		lc_ctl_counters(c->k, &s->srv);
+	lc.vers = r->fs->name + 3;
+	lc.v4 = lc.vers[0] == '4';
+	lc_ctl_wait();
+	rc = lc_mount(LAB_EXPORT, LC_ANCHOR, "");
+	if (rc)
+		lc_die(NULL, "mount %s:%s on %s (vers=%s): %s", LAB_SERVER_ADDR,
+		       LAB_EXPORT, LC_ANCHOR, lc.vers, strerror(-rc));
+	return 0;
 }
 
-static void lc_setup(struct lc_ctx *c)
+static void lc_stop(struct lab_run *r)
 {
-	const struct lab_case *k = c->k;
+	(void)r;
+	lc_umount(LC_ANCHOR);
+}
+
+/*
+ * The case's tree on the server and its mount; one boot may run several
+ * NFS versions: names per version.
+ */
+static int lc_setup(struct lab_run *r, const struct lab_case *k)
+{
 	char src[64];
 	int err;
 
-	/* One boot may run several NFS versions: names per version. */
-	snprintf(c->dir, sizeof(c->dir), "%s-c%u", c->run->fs, k->id);
-	snprintf(c->mnt, sizeof(c->mnt), "/mnt/%s", c->dir);
-	snprintf(c->path, sizeof(c->path), "%s/%s", c->mnt,
-		 case_object_path(k));
-	lc_ctl_must(k, "mktree %s", c->dir);
-	if (k->workload == W_DEEP)
-		lc_ctl_must(k, "mkdeep %s/tree", c->dir);
-	else if (k->workload != W_SYSCALL)
-		lc_ctl_must(k, "mkfiles %s/ls %u", c->dir, k->n);
-	snprintf(src, sizeof(src), "%s/%s", LAB_EXPORT, c->dir);
-	err = lc_mount(c->run, src, c->mnt, k->opts);
+	lc.k = k;
+	snprintf(lc.tree, sizeof(lc.tree), "%s-c%u", r->fs->name, k->id);
+	snprintf(r->mnt, sizeof(r->mnt), "/mnt/%s", lc.tree);
+	snprintf(r->path, sizeof(r->path), "%s/%s", r->mnt,
+		 lc_object_path(k));
+	snprintf(r->at_dir, sizeof(r->at_dir), "%s", r->mnt);
+	snprintf(r->at_name, sizeof(r->at_name), "%s", lc_object_path(k));
+	snprintf(r->dir, sizeof(r->dir), "%s/%s", r->mnt,
+		 k->workload == LAB_DEEP ? "tree" : "ls");
+	lc_ctl_must(k, "mktree %s", lc.tree);
+	if (k->workload == LAB_DEEP)
+		lc_ctl_must(k, "mkdeep %s/tree", lc.tree);
+	else if (k->workload != LAB_SYSCALL)
+		lc_ctl_must(k, "mkfiles %s/ls %u", lc.tree, k->n);
+	snprintf(src, sizeof(src), "%s/%s", LAB_EXPORT, lc.tree);
+	err = lc_mount(src, r->mnt, k->opts);
 	if (err)
 		lc_die(k,
 		       "mount %s:%s on %s -o vers=%s,%s: %s (the client's "
 		       "kernel log says why)",
-		       LAB_SERVER_ADDR, src, c->mnt, c->run->vers, k->opts,
+		       LAB_SERVER_ADDR, src, r->mnt, lc.vers, k->opts,
 		       strerror(-err));
-	c->dirfd = -1;
-	if (!strcmp(k->call, "fstatat") && k->workload == W_SYSCALL) {
-		c->dirfd = open(c->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (c->dirfd < 0)
-			lc_die(k, "open %s: %s", c->mnt, strerror(errno));
-	}
-}
-
-static void lc_cache_state(struct lc_ctx *c)
-{
-	const struct lab_case *k = c->k;
-
-	if (!strcmp(k->cache, "cold"))
-		return;
-	lc_warm_up(c);
-	if (!strcmp(k->cache, "expired"))
-		lc_wait_jiffies(case_expire_ms(k));
-	else if (!strcmp(k->cache, "changed"))
-		lc_change(c);
-}
-
-static void lc_case(const struct lc_run *r, const struct lab_case *k)
-{
-	struct lc_ctx c = { .run = r, .k = k };
-	struct lc_snap before, after;
-	struct lc_result res;
-
-	lc_setup(&c);
-	lc_cache_state(&c);
-	if (k->delay_ms)
-		lc_ctl_must(k, "netem %u", k->delay_ms);
-	lc_snapshot(&c, &before, true);
-	lc_measure(&c, &res);
-	lc_snapshot(&c, &after, false);
-	if (k->delay_ms)
-		lc_ctl_must(k, "netem 0");
-	if (!strcmp(k->cache, "changed") && c.ctime_valid && !res.err &&
-	    (res.stx.stx_mask & STATX_CTIME))
-		res.seen = res.stx.stx_ctime.tv_sec != c.ctime.tv_sec ||
-			   res.stx.stx_ctime.tv_nsec != c.ctime.tv_nsec;
-	report_case(&c, &before, &after, &res);
-	if (c.dirfd >= 0)
-		close(c.dirfd);
-	lc_umount(c.mnt);
-	/* Keep the 64 MB export from filling up over a run. */
-	lc_ctl_must(k, "rmtree %s", c.dir);
-}
-
-/* Parse every case of @file; 0, or 1 after naming each bad line. */
-static int lc_check_file(const char *file)
-{
-	char line[512], err[128];
-	struct lab_case k;
-	unsigned int lineno = 0;
-	FILE *f = fopen(file, "re");
-	int bad = 0;
-
-	if (!f)
-		lc_die(NULL, "%s: %s", file, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (line[strspn(line, " \t")] == '#' ||
-		    line[strspn(line, " \t\n")] == '\0')
-			continue;
-		if (case_parse(line, &k, err, sizeof(err))) {
-			fprintf(stderr, "labcase: %s:%u: %s\n", file, lineno,
-				err);
-			bad = 1;
-		}
-	}
-	fclose(f);
-	return bad;
-}
-
-static int lc_run_file(const struct lc_run *r, const char *file)
-{
-	char line[512], err[128];
-	struct lab_case k;
-	unsigned int id = 0, lineno = 0;
-	FILE *f = fopen(file, "re");
-	int rc;
-
-	if (!f)
-		lc_die(NULL, "%s: %s", file, strerror(errno));
-	lc_ctl_wait();
-	rc = lc_mount(r, LAB_EXPORT, LC_ANCHOR, "");
-	if (rc)
-		lc_die(NULL, "mount %s:%s on %s (vers=%s): %s", LAB_SERVER_ADDR,
-		       LAB_EXPORT, LC_ANCHOR, r->vers, strerror(-rc));
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (line[strspn(line, " \t")] == '#' ||
-		    line[strspn(line, " \t\n")] == '\0')
-			continue;
-		if (case_parse(line, &k, err, sizeof(err)))
-			lc_die(NULL, "%s:%u: %s", file, lineno, err);
-		k.id = ++id;
-		lc_case(r, &k);
-		fflush(stdout);
-	}
-	fclose(f);
-	lc_umount(LC_ANCHOR);
 	return 0;
+}
+
+static void lc_teardown(struct lab_run *r, const struct lab_case *k)
+{
+	lc_umount(r->mnt);
+	/* Keep the 64 MB export from filling up over a run. */
+	lc_ctl_must(k, "rmtree %s", lc.tree);
+}
+
+static int lc_age(struct lab_run *r, const struct lab_case *k)
+{
+	if (k->cache == LAB_EXPIRED)
+		lc_wait_jiffies(lc_expire_ms(k));
+	else if (k->cache == LAB_CHANGED)
+		lc_change(r, k);
+	return 0;
+}
+
+static int lc_delay(struct lab_run *r, unsigned int ms)
+{
+	(void)r;
+	lc_ctl_must(lc.k, "netem %u", ms);
+	return 0;
+}
+
+static void lc_snapshot(const struct lab_run *r, struct lc_snap *s,
+			bool srv_first)
+{
+	int err;
+
+	if (srv_first)
+		lc_ctl_counters(lc.k, &s->srv);
+	err = mstats_read(r->mnt, &s->cli);
+	if (err)
+		lc_die(lc.k, "mountstats of %s: %s", r->mnt, strerror(-err));
+	if (!srv_first)
+		lc_ctl_counters(lc.k, &s->srv);
+}
+
+static int lc_count(struct lab_run *r)
+{
+	lc_snapshot(r, &lc.before, true);
+	return 0;
+}
+
+/* What the server counted, by op, into @f; the round trips it saw. */
+static uint64_t lc_server(FILE *f, const struct nfsd_counts *a,
+			  const struct nfsd_counts *b)
+{
+	unsigned int i, nops = lc.v4 ? NFSD_V4_OPS : NFSD_V3_PROCS;
+	const char *sep = "";
+	uint64_t d, calls = 0;
+
+	fputs(",\"server\":{", f);
+	if (lc.v4) {
+		calls = b->compound - a->compound + b->v4null - a->v4null;
+		fprintf(f, "\"COMPOUND\":%llu",
+			(unsigned long long)(b->compound - a->compound));
+		if (b->v4null != a->v4null)
+			fprintf(f, ",\"NULL\":%llu",
+				(unsigned long long)(b->v4null - a->v4null));
+		sep = ",";
+	}
+	for (i = 0; i < nops; i++) {
+		d = lc.v4 ? b->op[i] - a->op[i] : b->v3[i] - a->v3[i];
+		if (!d)
+			continue;
+		if (!lc.v4)
+			calls += d;
+		fprintf(f, "%s\"%s\":%llu", sep,
+			lc.v4 ? nfsd_v4_names[i] : nfsd_v3_names[i],
+			(unsigned long long)d);
+		sep = ",";
+	}
+	fputc('}', f);
+	return calls;
+}
+
+/* What the client counted: per-op RPCs (calls), retransmissions, events. */
+static void lc_client(FILE *f, const struct mstats *a, const struct mstats *b,
+		      uint64_t *calls, uint64_t *retrans)
+{
+	const char *sep = "";
+	unsigned int i;
+	uint64_t d;
+
+	*calls = *retrans = 0;
+	fputs(",\"client\":{", f);
+	for (i = 0; i < a->nops && i < b->nops; i++) {
+		d = b->op[i].ops - a->op[i].ops;
+		*calls += d;
+		*retrans += b->op[i].trans - a->op[i].trans - d;
+		if (!d || strcmp(a->op[i].name, b->op[i].name))
+			continue;
+		fprintf(f, "%s\"%s\":%llu", sep, b->op[i].name,
+			(unsigned long long)d);
+		sep = ",";
+	}
+	fputs("},\"events\":{", f);
+	for (i = 0, sep = ""; i < MSTATS_EVENTS; i++) {
+		d = b->events[i] - a->events[i];
+		if (!d)
+			continue;
+		fprintf(f, "%s\"%s\":%llu", sep, mstats_event_names[i],
+			(unsigned long long)d);
+		sep = ",";
+	}
+	fputc('}', f);
+}
+
+/* Both sides' deltas: server, client (mountstats ops), events. */
+static long lc_counted(struct lab_run *r, const struct lab_case *k, FILE *f)
+{
+	uint64_t calls, ccalls, retrans;
+	struct lc_snap after;
+
+	(void)k;
+	lc_snapshot(r, &after, false);
+	calls = lc_server(f, &lc.before.srv, &after.srv);
+	lc_client(f, &lc.before.cli, &after.cli, &ccalls, &retrans);
+	fprintf(f, ",\"client_calls\":%llu,\"retrans\":%llu",
+		(unsigned long long)ccalls, (unsigned long long)retrans);
+	return (long)calls;
+}
+
+static void lc_keys(struct lab_run *r, const struct lab_case *k, FILE *f)
+{
+	(void)r;
+	fprintf(f, ",\"path\":\"%s\"", lc_object_path(k));
+	if (k->cache == LAB_EXPIRED)
+		fprintf(f, ",\"expire_ms\":%u", lc_expire_ms(k));
 }
 
 /*
@@ -634,102 +548,46 @@ static int lc_tsc_khz(void)
 	return 0;
 }
 
-static const char lc_usage_text[] =
-	"usage: labcase --run FILE --kernel NAME --vers 3|4.1|4.2\n"
-	"       labcase --matrix full|quick\n"
-	"       labcase --ctl REQUEST...\n"
-	"       labcase --check FILE\n"
-	"       labcase --header\n"
-	"       labcase --tsc-khz\n";
-
-/* A usage error: one line, exit status 2. */
-static void __attribute__((noreturn)) lc_usage(const char *what,
-						const char *arg)
+/* --ctl REQUEST, --tsc-khz: a tool, not a run. */
+static int lc_opt(struct lab_run *r, int opt, const char *arg)
 {
-	fprintf(stderr, "labcase: %s%s%s (labcase --help)\n", what,
-		arg ? " " : "", arg ? arg : "");
-	exit(2);
+	char out[LAB_REPLY_MAX];
+	int err;
+
+	(void)r;
+	if (opt == 'T')
+		exit(lc_tsc_khz());
+	if (opt != 'C')
+		return -1;
+	err = lc_ctl_call(arg, out, sizeof(out));
+	if (err && err != -EREMOTEIO)
+		snprintf(out, sizeof(out), "%s", strerror(-err));
+	printf("%s%s\n", err ? "error: " : "", out);
+	exit(err ? 1 : 0);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "run", required_argument, NULL, 'r' },
-		{ "matrix", required_argument, NULL, 'm' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "vers", required_argument, NULL, 'v' },
-		{ "ctl", no_argument, NULL, 'c' },
-		{ "header", no_argument, NULL, 'H' },
-		{ "tsc-khz", no_argument, NULL, 'T' },
-		{ "check", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *file = NULL, *matrix = NULL;
-	struct lc_run r = { .kernel = "stock" };
-	char req[LAB_LINE_MAX] = "", out[LAB_REPLY_MAX];
-	bool ctl = false;
-	int opt, i, err;
+static const struct option lc_opts[] = {
+	{ "ctl", required_argument, NULL, 'C' },
+	{ "tsc-khz", no_argument, NULL, 'T' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			file = optarg;
-			break;
-		case 'm':
-			matrix = optarg;
-			break;
-		case 'k':
-			r.kernel = optarg;
-			break;
-		case 'v':
-			r.vers = optarg;
-			break;
-		case 'c':
-			ctl = true;
-			break;
-		case 'H':
-			report_header();
-			return 0;
-		case 'T':
-			return lc_tsc_khz();
-		case 'C':
-			return lc_check_file(optarg);
-		case 'h':
-			fputs(lc_usage_text, stdout);
-			return 0;
-		case ':':
-			lc_usage("option needs a value:", argv[optind - 1]);
-		default:
-			lc_usage("unknown option:", argv[optind - 1]);
-		}
-	}
-	if (ctl) {
-		for (i = optind; i < argc; i++)
-			snprintf(req + strlen(req), sizeof(req) - strlen(req),
-				 "%s%s", i > optind ? " " : "", argv[i]);
-		err = lc_ctl_call(req, out, sizeof(out));
-		if (err && err != -EREMOTEIO)
-			snprintf(out, sizeof(out), "%s", strerror(-err));
-		printf("%s%s\n", err ? "error: " : "", out);
-		return err ? 1 : 0;
-	}
-	if (optind != argc)
-		lc_usage("unexpected argument:", argv[optind]);
-	if (matrix && matrix_print(stdout, matrix))
-		lc_usage("--matrix: want full or quick, not", matrix);
-	if (matrix)
-		return 0;
-	if (!file)
-		lc_usage("--run FILE, --matrix, --ctl, --check, --header or --tsc-khz needed",
-			 NULL);
-	if (!r.vers)
-		lc_usage("--run needs --vers 3|4.1|4.2", NULL);
-	if (strcmp(r.vers, "3") && strcmp(r.vers, "4.1") &&
-	    strcmp(r.vers, "4.2"))
-		lc_usage("--vers: want 3, 4.1 or 4.2, not", r.vers);
-	r.v4 = r.vers[0] == '4';
-	snprintf(r.fs, sizeof(r.fs), "nfs%s", r.vers);
-	return lc_run_file(&r, file);
+static const struct lab_backend lc_backend = {
+	.prog = "labcase",
+	.start = lc_start,
+	.stop = lc_stop,
+	.setup = lc_setup,
+	.teardown = lc_teardown,
+	.age = lc_age,
+	.delay = lc_delay,
+	.count = lc_count,
+	.counted = lc_counted,
+	.keys = lc_keys,
+	.opts = lc_opts,
+	.opt = lc_opt,
+};
+
+int main(int argc, char *argv[])
+{
+	return lab_run_main(argc, argv, &lc_backend);
 }

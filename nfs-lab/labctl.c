@@ -55,6 +55,7 @@
 
 #include <linux/openat2.h>
 
+#include "case.h"
 #include "lab.h"
 #include "netem.h"
 

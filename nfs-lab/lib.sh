@@ -15,6 +15,10 @@ export LAB_INITRD
 nl_srv=""
 nl_cli=""
 nl_clock=""
+# The kernel list and results checks are bench's (lab_kernel).
+bench_here=$nl_top/bench
+bench_prog=nfs-lab
+. "$bench_here/lib.sh"
 
 nl_log() { printf 'nfs-lab: %s\n' "$*" >&2; }
 nl_die() { nl_log "error: $*"; exit 1; }
@@ -35,15 +39,12 @@ nl_uint() {
 # QEMU option values double a comma.
 nl_qemu_str() { printf '%s\n' "$1" | sed 's/,/,,/g'; }
 
-# nl_kernel NAME: $nl_image and $nl_args for stock, patched or optin.
+# nl_kernel NAME: $nl_image and $nl_args of a kernel of the lab's list
+# (bench/kernels.list, read by bench/lib.sh's lab_kernel).
 nl_kernel() {
-	nl_args=""
-	case $1 in
-	stock|patched) nl_image=$LAB_CACHE/kernels/$1/bzImage ;;
-	optin)	nl_image=$LAB_CACHE/kernels/patched/bzImage
-		nl_args="lab.optin=10" ;;
-	*)	nl_die "unknown kernel '$1' (stock, patched, optin)" ;;
-	esac
+	lab_kernel "$1" ||
+		nl_die "unknown kernel '$1' (not in bench/kernels.list)"
+	nl_image=$lab_image nl_args=$lab_append
 	[ -f "$nl_image" ] || nl_die "no $1 kernel at $nl_image (make kernel)"
 }
 
@@ -188,21 +189,30 @@ nl_clock_args() {
 	esac
 }
 
-# Print the client's table rows that are new since the last call.
+# The table's rows of the client's cases that are new since the last
+# call: one line per "@case" JSON line, from its keys and counts.
 nl_rows() {
-	n=$(grep -c '^@row ' "$nl_tmp/client.out" || true)
+	n=$(grep -c '^@case ' "$nl_tmp/client.out" || true)
 	[ "$n" -gt "$rows" ] || return 0
-	grep '^@row ' "$nl_tmp/client.out" | sed -n "$((rows + 1)),${n}s/^@row //p"
+	grep '^@case ' "$nl_tmp/client.out" | sed -n "$((rows + 1)),${n}s/^@case //p" |
+		jq -r '[.kernel, .fs, .mount_opts, ([.call, .form // .sync,
+			.mask // empty] | join("/")), .object // "-", .cache,
+			.delay_ms, .calls, .client_calls, .retrans, .wall_us,
+			(.server | to_entries | map("\(.key)=\(.value)") |
+			 join(" "))] | map(tostring) | join(" ")' 2>/dev/null || true
 	rows=$n
 }
 
 # nl_pair KERNEL_NAME "VERS...": run $nl_tmp/cases-VERS for each version
 # on one fresh pair; the table rows go to stdout as they come, the @case
-# lines to $nl_tmp/cases.jsonl, "NAME RELEASE" to $nl_tmp/kernels.txt.
+# lines to $nl_tmp/cases.jsonl, the "@kernel" ones to $nl_tmp/kernels.txt.
 nl_pair() {
 	nl_kernel "$1"
 	srv_image=$nl_image
-	[ -z "$nl_server_kernel" ] || srv_image=$LAB_CACHE/kernels/$nl_server_kernel/bzImage
+	if [ -n "$nl_server_kernel" ]; then
+		lab_kernel "$nl_server_kernel"
+		srv_image=$lab_image
+	fi
 	[ -f "$srv_image" ] || nl_die "no server kernel at $srv_image (make kernel)"
 	rm -f "$nl_tmp/export.img"
 	mke2fs -q -F -t ext4 -I 256 "$nl_tmp/export.img" 64M \

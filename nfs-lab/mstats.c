@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "labcase.h"
+#include <stdbool.h>
+
+#include "mstats.h"
 
 /* clang-format off */
 const char *const mstats_event_names[MSTATS_EVENTS] = {

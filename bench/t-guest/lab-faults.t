@@ -50,8 +50,8 @@ alive() {
 sid() { ps -o sid= -p "$1" 2>/dev/null | tr -d ' '; }
 
 # planned: the cases per kernel of each lane
-pf=$("$fb" --plan --quick | wc -l)
-pn=$("$lab_top/build/nfs-lab/labcase" --matrix quick | grep -cv '^[[:space:]]*\(#\|$\)')
+pf=$("$lab_top/build/bench/labplan" --fs fuse --quick | wc -l)
+pn=$("$lab_top/build/bench/labplan" --fs nfs3 --quick | wc -l)
 
 echo "1..16"
 t0=$(date +%s)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/lab without QEMU: NFS through a stand-in for nfs-lab/run (the
-# schema it must write) and labcase (its plan), FUSE through a stand-in
-# for guest/run that replays fusebench's plan; the merged results.json,
+# schema it must write) and for labplan's NFS matrix, FUSE through a
+# stand-in for guest/run that replays the plan it is given; the merged
+# results.json,
 # argument and --out checks, paths with metacharacters, a guest that
 # dies (its cases failed, status 1, never "done"), and that SIGTERM,
 # a double SIGTERM or SIGINT leave no results, no temporary file and no
@@ -12,8 +13,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 lab=$here/../lab
 BUILD=${BUILD:-$here/../../build}
 export BUILD
-[ -x "$BUILD/bench/fusebench" ] && [ -x "$BUILD/bench/lsx" ] ||
-	{ echo "1..0 # SKIP fusebench/lsx not built (make -C bench)"; exit 0; }
+[ -x "$BUILD/bench/fusebench" ] && [ -x "$BUILD/bench/lsx" ] &&
+	[ -x "$BUILD/bench/labplan" ] ||
+	{ echo "1..0 # SKIP fusebench/lsx/labplan not built (make -C bench)"; exit 0; }
 for c in jq setsid timeout ps pkill; do
 	command -v $c >/dev/null || { echo "1..0 # SKIP $c missing"; exit 0; }
 done
@@ -46,15 +48,19 @@ mkdir -p "$LAB_CACHE/kernels/stock" "$LAB_CACHE/kernels/patched"
 : >"$LAB_CACHE/kernels/stock/bzImage"
 : >"$LAB_CACHE/kernels/patched/bzImage"
 
-# labcase's stand-in: NCASES case lines (default 1) as the plan
-cat >"$tmp/labcase" <<'STUB'
+# labplan's stand-in: an NFS matrix of NCASES case lines (default 1);
+# the rest (FUSE, a plan's keys) is labplan's own.
+cat >"$tmp/labplan" <<'STUB'
 #!/bin/sh
+case " $* " in
+*" --fs fuse "*|*" --cases "*) exec "$BUILD/bench/labplan" "$@" ;;
+esac
 echo "# the stand-in's matrix"
 echo "call=statx sync=dont mask=basic object=deep cache=expired"
 [ "${NCASES:-1}" -lt 2 ] || echo "call=stat object=deep cache=cold"
 STUB
-chmod +x "$tmp/labcase"
-export NFS_LABCASE=$tmp/labcase
+chmod +x "$tmp/labplan"
+export LABPLAN=$tmp/labplan
 
 # nfs-lab/run's stand-in: case 1 of each version, in the schema.
 # SLOW=F: writes its pid to F and hangs like nfs-lab/run: a file in its
@@ -113,21 +119,24 @@ chmod +x "$tmp/nfs-run"
 export NFS_LAB_RUN=$tmp/nfs-run
 
 # guest/run's stand-in for the FUSE lane: fusebench's kernel line, then
-# the first $REPORT cases of its plan (default all) as measured, then
+# the first $REPORT cases of the plan it is given (--file ...:/lab/cases,
+# default all) as measured, then
 # (DIE=1) half a case line, and it dies as guest/run does when QEMU is
 # killed: status 255.
 cat >"$tmp/guest-run" <<'STUB'
 #!/bin/sh
 set -eu
-while [ "$1" != -- ]; do shift; done
+while [ "$1" != -- ]; do
+	case $1 in *:/lab/cases) cases=${1%:/lab/cases} ;; esac
+	shift
+done
 shift 3
 k=$1
-shift
-echo "{\"kernel\":\"$k\",\"release\":\"6.1-fake\"}"
-"$BUILD/bench/fusebench" --plan "$@" | head -n "${REPORT:-100000}" |
-	sed "s/\"kernel\":\"-\"/\"kernel\":\"$k\"/; s/}\$/,\"server\":{},\"client\":{},\"calls\":1,\"wall_us\":5}/"
+echo "@kernel {\"kernel\":\"$k\",\"release\":\"6.1-fake\",\"role\":\"fuse\",\"clocksource\":\"tsc\",\"clock_res_ns\":1}"
+"$BUILD/bench/labplan" --fs fuse --cases "$cases" --json | head -n "${REPORT:-100000}" |
+	sed "s/^/@case /; s/\"kernel\":\"-\"/\"kernel\":\"$k\"/; s/}\$/,\"server\":{},\"client\":{},\"calls\":1,\"wall_us\":5}/"
 if [ -n "${DIE:-}" ]; then
-	printf '{"kernel":"%s","fs":"fuse","workload":"ls","call":"gnu-l\n' "$k"
+	printf '@case {"kernel":"%s","fs":"fuse","workload":"ls","call":"gnu-l\n' "$k"
 	echo "guest/run: guest ended without an exit status; kernel log tail:" >&2
 	echo "[   12.3] fusecount[42]: segfault at 0 (stand-in)" >&2
 	exit 255
@@ -201,7 +210,7 @@ ok '[ $rc = 1 ] && jq -e "[.cases[] | select(.error)] | length == 2 and all(.id 
 	"a case nfs-lab/run did not report is failed, on each kernel: exit status 1"
 
 # The FUSE guest dies after 20 of stock's cases: the rest are failed
-nplan=$("$BUILD/bench/fusebench" --plan --quick | wc -l)
+nplan=$("$BUILD/bench/labplan" --fs fuse --quick | wc -l)
 rc=0
 REPORT=20 DIE=1 "$lab" --quick --kernels stock --fs fuse --out "$tmp/ff" \
 	--no-report 2>"$tmp/err" || rc=$?
@@ -212,7 +221,7 @@ ok '[ "$(jq "[.cases[] | select(.error == null)] | length" "$r")" = 20 ] &&
 	"20 cases measured, the other $((nplan - 20)) of the plan failed"
 ok 'jq -e "[.cases[] | select(.error) | .error] | unique == [\"guest ended without an exit status (guest/run 255: QEMU died or kernel crashed) (after 20 of $nplan cases)\"]" "$r"' \
 	"each says how the guest ended and how far it got"
-ok '[ "$(jq -c "[.cases[] | [.mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms]] | sort" "$r")" = "$("$BUILD/bench/fusebench" --plan --quick | jq -sc "[.[] | [.mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms]] | sort")" ]' \
+ok '[ "$(jq -c "[.cases[] | [.mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms]] | sort" "$r")" = "$("$BUILD/bench/labplan" --fs fuse --quick --json | jq -sc "[.[] | [.mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms]] | sort")" ]' \
 	"measured and failed together are the plan, each case once"
 ok 'jq -e ".failures[0].guest_tail | index([\"[   12.3] fusecount[42]: segfault at 0 (stand-in)\"]) != null" "$r"' \
 	"the guest's last lines are kept"

@@ -27,7 +27,7 @@ usage_error() {
 }
 
 run=$nl_here/run
-echo "1..34"
+echo "1..35"
 for o in --kernel --vers --case --cases --case-cmd --out --timeout \
 	 --server-kernel --server-env; do
 	usage_error "run $o without a value" "$run" "$o"
@@ -41,18 +41,19 @@ usage_error "run --vers 5" "$run" --vers 5
 usage_error "run --kernel nosuch" "$run" --kernel nosuch
 usage_error "run --server-kernel optin" "$run" --server-kernel optin
 usage_error "run --cases of a missing file" "$run" --cases "$lab_tmp/none"
+usage_error "run --case with a bad mask" "$run" --case "call=statx mask=bogus"
 usage_error "run --out in a missing folder" "$run" --out "$lab_tmp/no/x.json"
 usage_error "run --out a folder" "$run" --out "$lab_tmp"
 usage_error "run --bogus" "$run" --bogus
 nl_t_ok '[ -z "$(ls -A "$d")" ]' "run: no temporary file left"
 
 case=$nl_build/labcase
-usage_error "labcase --run without a value" "$case" --run
-usage_error "labcase --vers 5" "$case" --run x --vers 5
-usage_error "labcase --run without --vers" "$case" --run x
-usage_error "labcase --matrix nope" "$case" --matrix nope
+usage_error "labcase --cases without a value" "$case" --cases
+usage_error "labcase --fs nfs5" "$case" --kernel k --cases x --fs nfs5
+usage_error "labcase --cases without --kernel" "$case" --cases x
+usage_error "labcase --cases of a missing file" "$case" --kernel k --cases "$lab_tmp/none" --fs nfs3
 usage_error "labcase --bogus" "$case" --bogus
-usage_error "labcase with a stray argument" "$case" --matrix quick x
+usage_error "labcase with a stray argument" "$case" --kernel k --cases x --fs nfs3 x
 
 ctl=$nl_build/labctl
 usage_error "labctl -p without a value" "$ctl" -p

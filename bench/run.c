@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lab's one runner (run.h): every file system's cases go through
+ * run_case(), which asks the backend for the case's world and counters
+ * and does the rest the same way for all: the cache state, the measured
+ * call (a syscall in this process, an ls or a command as a child, the
+ * deep walk), the time budget and the results line.
+ *
+ *   RUNNER --kernel LABEL --cases FILE [--fs FS] [--budget-s S] [...]
+ *
+ * Exit status: 0; 1 when a case failed (it is still reported, with
+ * "error"); 2 usage, an unreadable plan or a bad case line in it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run.h"
+
+#define RUN_OUT		"/tmp/lab-run.out"
+#define RUN_ERR		"/tmp/lab-run.err"
+#define RUN_BUDGET_MAX_S 86400	/* a day: far beyond any case */
+
+/* What the measured call gave. */
+struct run_result {
+	int err;		/* the syscall's errno, or the walk's first */
+	int status;		/* ls, cmd: exit status; -1 for syscalls */
+	long long wall_us;
+	struct statx stx;	/* the syscall's answer */
+	bool attrs;		/* stx holds it */
+	long listed;		/* ls: entries listed */
+	char lsx[320];		/* lsx's one-line summary */
+	int seen;		/* changed: -1 unknown, 0 old ctime, 1 new */
+	const char *error;	/* why the case failed, or NULL */
+};
+
+static void run_say(const struct lab_run *r, const char *what,
+		    const char *arg)
+{
+	fprintf(stderr, "%s: case %d: %s%s\n", r->be->prog, r->index + 1,
+		what, arg);
+}
+
+/* Run @argv (@path) with stdout to RUN_OUT, stderr to RUN_ERR; timed. */
+static int run_exec(const struct lab_run *r, const char *path,
+		    const char *const argv[], long long *wall_us)
+{
+	char mnt[180], dir[180], file[180];
+	char *const env[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/root",
+			      mnt, dir, file, NULL };
+	long long t0;
+	int status = -1;
+	pid_t pid;
+
+	snprintf(mnt, sizeof(mnt), "MNT=%s", r->mnt);
+	snprintf(dir, sizeof(dir), "DIR=%s", r->dir);
+	snprintf(file, sizeof(file), "FILE=%s", r->path);
+	t0 = lab_now_us();
+	pid = fork();
+	if (pid == 0) {
+		int out = open(RUN_OUT, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		int err = open(RUN_ERR, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+		if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+			_exit(126);
+		execve(path, (char *const *)argv, env);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	*wall_us = lab_now_us() - t0;
+	if (pid < 0 || !WIFEXITED(status))
+		return 128 + (pid > 0 ? WTERMSIG(status) : 0);
+	return WEXITSTATUS(status);
+}
+
+/* The command of an ls or cmd case. */
+static int run_command(const struct lab_run *r, const struct lab_case *k,
+		       long long *wall_us)
+{
+	const char *argv[8] = { "sh", "-c", k->cmd, NULL };
+	const char *path = "/bin/sh";
+
+	if (k->workload == LAB_LS)
+		path = lab_ls_argv(k, r->dir, true, argv);
+	return run_exec(r, path, argv, wall_us);
+}
+
+/*
+ * What an ls listed, from RUN_OUT: lsx's summary and its "entries"; for
+ * ls, the lines of output (one per entry, and "total" for the long
+ * forms). busybox ls says nothing when readdir fails: this catches it.
+ */
+static long run_listed(const struct lab_case *k, char *lsx, size_t len)
+{
+	FILE *f = fopen(RUN_OUT, "re");
+	const char *e;
+	long lines = 0;
+	int ch;
+
+	lsx[0] = '\0';
+	if (!f)
+		return -1;
+	if (!strcmp(k->call, "lsx")) {
+		if (fgets(lsx, (int)len, f))
+			lsx[strcspn(lsx, "\n")] = '\0';
+		fclose(f);
+		e = strstr(lsx, "\"entries\":");
+		return e ? strtol(e + 10, NULL, 10) : -1;
+	}
+	while ((ch = getc(f)) != EOF)
+		lines += ch == '\n';
+	fclose(f);
+	return lines;
+}
+
+static void run_measure(const struct lab_run *r, const struct lab_case *k,
+			int dirfd, struct run_result *res)
+{
+	long long t0 = lab_now_us();
+
+	if (k->workload == LAB_SYSCALL) {
+		res->err = lab_call(k, r->path, dirfd, r->at_name, &res->stx);
+		res->wall_us = lab_now_us() - t0;
+		res->attrs = !res->err;
+	} else if (k->workload == LAB_DEEP) {
+		res->err = lab_deep_walk(r->dir, lab_sync_flags(k->sync));
+		res->wall_us = lab_now_us() - t0;
+	} else {
+		res->status = run_command(r, k, &res->wall_us);
+	}
+	if (res->err || res->status > 0)
+		res->error = "call failed";
+	if (k->workload != LAB_LS || res->error)
+		return;
+	res->listed = run_listed(k, res->lsx, sizeof(res->lsx));
+	if (res->listed < (long)k->n)
+		res->error = "listed fewer entries than the directory has";
+}
+
+/*
+ * The warm-up: the measured call itself (prime_with_call), or stat() of
+ * the object (lstat() where the call does not follow it) whose ctime a
+ * "changed" case compares with; ls and cmd run their command, the deep
+ * case walks its tree as stat() would.
+ */
+static int run_warm_up(const struct lab_run *r, const struct lab_case *k,
+		       int dirfd, struct statx *stx)
+{
+	bool nofollow = k->nofollow || !strcmp(k->call, "lstat");
+	struct lab_case st = *k;
+	long long us;
+
+	if (k->workload == LAB_DEEP)
+		return lab_deep_walk(r->dir, 0), 0;
+	if (k->workload != LAB_SYSCALL)
+		return run_command(r, k, &us), 0;
+	if (r->be->prime_with_call)
+		return lab_call(k, r->path, dirfd, r->at_name, stx), 0;
+	strcpy(st.call, nofollow ? "lstat" : "stat");
+	return lab_call(&st, r->path, dirfd, r->at_name, stx) ? -1 : 0;
+}
+
+/* A "changed" case: did the call see the new ctime? */
+static int run_seen(const struct statx *warm, const struct run_result *res)
+{
+	if (res->err || !(res->stx.stx_mask & STATX_CTIME) ||
+	    !(warm->stx_mask & STATX_CTIME))
+		return -1;
+	return res->stx.stx_ctime.tv_sec != warm->stx_ctime.tv_sec ||
+	       res->stx.stx_ctime.tv_nsec != warm->stx_ctime.tv_nsec;
+}
+
+/* What the call returned: an error, its exit status, the attributes. */
+static void run_answer(FILE *f, const struct lab_case *k,
+		       const struct run_result *res)
+{
+	if (res->status >= 0)
+		fprintf(f, ",\"status\":%d", res->status);
+	if (k->workload == LAB_LS && res->status == 0)
+		fprintf(f, ",\"listed\":%ld", res->listed);
+	if (res->lsx[0] == '{')
+		fprintf(f, ",\"lsx\":%s", res->lsx);
+	if (res->err)
+		fprintf(f, ",\"errno\":\"%s\"",
+			strerrorname_np(res->err) ?: "?");
+	if (!res->attrs)
+		return;
+	if (!strcmp(k->call, "statx"))
+		fprintf(f, ",\"result_mask\":\"0x%x\",\"btime\":%s",
+			res->stx.stx_mask,
+			res->stx.stx_mask & STATX_BTIME ? "true" : "false");
+	fprintf(f, ",\"mode\":\"%04o\",\"ino\":%llu",
+		res->stx.stx_mode & 07777,
+		(unsigned long long)res->stx.stx_ino);
+	if (k->cache == LAB_CHANGED)
+		fprintf(f, ",\"seen\":%s", res->seen < 0 ? "null" :
+			res->seen ? "true" : "false");
+}
+
+/* The case's keys, as every runner and the plan write them. */
+static void run_keys(struct lab_run *r, const struct lab_case *k)
+{
+	char opts[256];
+
+	r->fs->mount_opts(opts, sizeof(opts), r->fs, k);
+	fputs("@case ", stdout);
+	lab_case_keys(stdout, r->kernel, r->fs->name, opts, k);
+	if (r->be->keys)
+		r->be->keys(r, k, stdout);
+}
+
+static void run_line(struct lab_run *r, const struct lab_case *k,
+		     const struct run_result *res, const char *counts,
+		     long calls)
+{
+	run_keys(r, k);
+	run_answer(stdout, k, res);
+	printf("%s,\"calls\":%ld,\"wall_us\":%lld", counts, calls,
+	       res->wall_us);
+	if (res->error) {
+		printf(",\"error\":");
+		lab_json_str(stdout, res->error);
+	}
+	puts("}");
+	fflush(stdout);
+}
+
+static void run_skip(struct lab_run *r, const struct lab_case *k,
+		     const char *why)
+{
+	run_keys(r, k);
+	printf(",\"skipped\":");
+	lab_json_str(stdout, why);
+	puts("}");
+	fflush(stdout);
+}
+
+/* Cache state, delay, counters around the call; calls, -1 if failed. */
+static long run_measured(struct lab_run *r, const struct lab_case *k,
+			 int dirfd, struct run_result *res, char **counts)
+{
+	const struct lab_backend *be = r->be;
+	struct statx warm = { 0 };
+	size_t len = 0;
+	long calls;
+	FILE *f;
+
+	if (k->cache != LAB_COLD && run_warm_up(r, k, dirfd, &warm))
+		return res->error = "warm-up failed", -1;
+	if (k->cache != LAB_COLD && be->age(r, k))
+		return res->error = "cannot bring the caches to this state", -1;
+	if (k->delay_ms && be->delay(r, k->delay_ms))
+		return res->error = "cannot set the delay", -1;
+	if (be->count(r))
+		return res->error = "no counters", -1;
+	run_measure(r, k, dirfd, res);
+	f = open_memstream(counts, &len);
+	calls = f ? be->counted(r, k, f) : -1;
+	if (f)
+		fclose(f);
+	if (k->delay_ms)
+		be->delay(r, 0);
+	if (calls < 0)
+		res->error = "no counters";
+	res->seen = run_seen(&warm, res);
+	return res->error ? -1 : calls;
+}
+
+/* One case: set up, measure, report, tear down; its calls, or -1. */
+static long run_case(struct lab_run *r, const struct lab_case *k)
+{
+	struct run_result res = { .status = -1, .seen = -1 };
+	char *counts = NULL;
+	long calls = -1;
+	int dirfd = -1;
+
+	if (r->be->setup(r, k)) {
+		res.error = "cannot set the case up";
+		run_line(r, k, &res, "", -1);
+		return -1;
+	}
+	/* Only fstatat gets its directory walked (and cached) beforehand. */
+	if (k->workload == LAB_SYSCALL && !strcmp(k->call, "fstatat"))
+		dirfd = open(r->at_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	calls = run_measured(r, k, dirfd, &res, &counts);
+	if (res.error)
+		run_say(r, res.error, res.err ? strerror(res.err) : "");
+	run_line(r, k, &res, counts ? counts : "", calls < 0 ? 0 : calls);
+	free(counts);
+	if (dirfd >= 0)
+		close(dirfd);
+	r->be->teardown(r, k);
+	return res.error ? -1 : calls;
+}
+
+/* Where the run is: its kernel, and the clock its times come from. */
+void lab_run_kernel_line(const struct lab_run *r)
+{
+	char src[32] = "?";
+	struct timespec res = { 0 };
+	struct utsname u;
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/"
+			"current_clocksource", "re");
+
+	if (f && fgets(src, sizeof(src), f))
+		src[strcspn(src, "\n ")] = '\0';
+	if (f)
+		fclose(f);
+	clock_getres(CLOCK_MONOTONIC, &res);
+	uname(&u);
+	printf("@kernel {\"kernel\":");
+	lab_json_str(stdout, r->kernel);
+	printf(",\"release\":");
+	lab_json_str(stdout, u.release);
+	printf(",\"role\":\"%s\",\"clocksource\":", r->fs->name);
+	lab_json_str(stdout, src);
+	printf(",\"clock_res_ns\":%lld}\n",
+	       res.tv_sec * 1000000000LL + res.tv_nsec);
+}
+
+static int run_all(struct lab_run *r)
+{
+	long *calls = calloc(r->plan.count ? r->plan.count : 1,
+			     sizeof(*calls));
+	const struct lab_case *k;
+	char why[96];
+	int ret = 0;
+
+	if (!calls || r->be->start(r)) {
+		free(calls);
+		return -1;
+	}
+	lab_run_kernel_line(r);
+	for (r->index = 0; r->index < r->plan.count; r->index++) {
+		k = &r->plan.cases[r->index];
+		if (r->budget_us &&
+		    lab_over_budget(&r->plan, k, calls, r->budget_us, why,
+				    sizeof(why))) {
+			run_skip(r, k, why);
+			calls[r->index] = -1;
+			continue;
+		}
+		calls[r->index] = run_case(r, k);
+		if (calls[r->index] < 0)
+			ret = -1;
+	}
+	r->be->stop(r);
+	free(calls);
+	return ret;
+}
+
+static void __attribute__((noreturn)) run_usage(const struct lab_run *r,
+						const char *what,
+						const char *arg)
+{
+	fprintf(stderr, "%s: %s%s (%s --help)\n", r->be->prog, what, arg,
+		r->be->prog);
+	exit(2);
+}
+
+/* --budget-s: digits only (no sign, no suffix), at most a day. */
+static long run_budget_us(const struct lab_run *r, const char *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end || errno == ERANGE ||
+	    n > RUN_BUDGET_MAX_S)
+		run_usage(r, "--budget-s: want whole seconds from 0 to 86400, "
+			  "not ", v);
+	return n * 1000000L;
+}
+
+/* The common options, then the backend's. */
+static struct option *run_options(const struct lab_backend *be)
+{
+	static const struct option common[] = {
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "cases", required_argument, NULL, 'c' },
+		{ "fs", required_argument, NULL, 'f' },
+		{ "budget-s", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	size_t n = 0, i = sizeof(common) / sizeof(common[0]);
+	struct option *all;
+
+	while (be->opts && be->opts[n].name)
+		n++;
+	all = calloc(i + n + 1, sizeof(*all));
+	if (!all)
+		exit(1);
+	memcpy(all, common, sizeof(common));
+	if (n)
+		memcpy(all + i, be->opts, n * sizeof(*all));
+	return all;
+}
+
+static const char *run_parse(struct lab_run *r, int argc, char *argv[])
+{
+	struct option *opts = run_options(r->be);
+	const char *cases = NULL, *fs = r->be->fs0;
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (opt == 'k')
+			r->kernel = optarg;
+		else if (opt == 'c')
+			cases = optarg;
+		else if (opt == 'f')
+			fs = optarg;
+		else if (opt == 'b')
+			r->budget_us = run_budget_us(r, optarg);
+		else if (opt == 'h')
+			exit(printf("usage: %s --kernel LABEL --cases FILE "
+				    "[--fs FS] [--budget-s S]\n",
+				    r->be->prog) < 0);
+		else if (opt == ':')
+			run_usage(r, "a value is needed after ",
+				  argv[optind - 1]);
+		else if (opt == '?' || !r->be->opt || r->be->opt(r, opt, optarg))
+			run_usage(r, "unknown option ", argv[optind - 1]);
+	}
+	free(opts);
+	if (optind < argc)
+		run_usage(r, "unexpected argument ", argv[optind]);
+	if (!r->kernel || !cases)
+		run_usage(r, "--kernel LABEL and --cases FILE are needed", "");
+	r->fs = fs ? lab_fs_find(fs) : NULL;
+	if (!r->fs)
+		run_usage(r, "--fs: want a file system of the planner, not ",
+			  fs ? fs : "none");
+	return cases;
+}
+
+/**
+ * lab_run_main - a runner's main(): parse, read the plan, run it
+ * @argc: main's
+ * @argv: main's
+ * @be: the file system's backend
+ *
+ * Return: the exit status.
+ */
+int lab_run_main(int argc, char *argv[], const struct lab_backend *be)
+{
+	struct lab_run r = { .be = be };
+	const char *cases = run_parse(&r, argc, argv);
+	char err[160];
+	FILE *f = fopen(cases, "re");
+	int ret;
+
+	if (!f)
+		run_usage(&r, cases, ": cannot read it");
+	ret = lab_plan_read(&r.plan, r.fs, f, err, sizeof(err));
+	fclose(f);
+	if (ret) {
+		fprintf(stderr, "%s: %s:%s\n", be->prog, cases, err);
+		return 2;
+	}
+	ret = run_all(&r);
+	lab_plan_free(&r.plan);
+	return ret ? 1 : 0;
+}

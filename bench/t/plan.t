@@ -1,0 +1,98 @@
+#!/bin/sh
+# The plans (labplan, no guest): FUSE's as JSON keys, one object per
+# case, unique keys, the quick plan a subset of the full one holding the
+# cases t-guest/lab-quick.t checks, delays after their delay-0 twin; the
+# case lines read back as the same cases, NFS's matrix sizes, and usage
+# errors of labplan and fusebench (one line, status 2).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BENCH_OUT:-${BUILD:-$here/../../build}/bench}
+fb=$BUILD/fusebench
+lp=$BUILD/labplan
+[ -x "$fb" ] && [ -x "$lp" ] ||
+	{ echo "1..0 # SKIP labplan, fusebench not built (make -C bench)"; exit 0; }
+command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
+
+. "$here/lib.sh"
+
+"$lp" --fs fuse --json >"$tmp/full"
+"$lp" --fs fuse --quick --json >"$tmp/quick"
+"$lp" --fs fuse >"$tmp/lines"
+keys='[.fs, .mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms] | tostring'
+count() { jq -s "[.[] | select($2)] | length" "$1"; }
+
+echo "1..26"
+ok 'jq -e "type == \"object\"" "$tmp/full"' "every line is a JSON object"
+ok '[ "$(jq -r "$keys" "$tmp/full" | sort | uniq -d | wc -l)" = 0 ]' \
+	"no two cases share their keys"
+ok '[ -z "$(jq -r "$keys" "$tmp/quick" | sort | comm -23 - "$(jq -r "$keys" "$tmp/full" | sort >"$tmp/fk"; echo "$tmp/fk")")" ]' \
+	"the quick plan is a subset of the full one"
+ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and .n <= 1000 and (.mount_opts | test(\"readdirplus=auto\"))")" = $((2 * 3 * 16)) ]' \
+	"full: N=100 and 1000 x 3 cache states x 16 commands at delay 0"
+ok '[ "$(jq -r "select(.workload == \"ls\" and .n == 10000) | [.call, .form, .sync] | join(\" \")" "$tmp/full" | sort -u | tr "\n" ,)" = "gnu-ls color as-stat,gnu-ls inode as-stat,gnu-ls long as-stat,gnu-ls plain as-stat,ls long as-stat,lsx long as-stat,lsx long dont," ] &&
+	[ "$(count "$tmp/full" ".n == 10000 and .delay_ms == 0")" = 14 ]' \
+	"full, N=10000: GNU ls in every form, busybox ls -l, lsx -l (both syncs), cold and expired"
+ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 10")" = "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and .cache != \"warm\" and (.mount_opts | test(\"readdirplus=auto\"))")" ]' \
+	"full: every cold and expired listing again at 10 ms"
+ok '[ "$(jq -r "select(.workload == \"ls\") | .n" "$tmp/full" | sort -un | tr "\n" " ")" = "100 1000 10000 " ]' \
+	"full: N = 100, 1000, 10000"
+ok '[ "$(count "$tmp/full" ".workload == \"syscall\"")" = $(( (3 + 3 * 5) * 4 * 4 )) ]' \
+	"full syscall matrix: (3 calls + statx x 3 syncs x 5 masks) x 4 objects x 4 cache states"
+ok '[ "$(count "$tmp/quick" ".workload == \"syscall\" and .call == \"statx\" and .sync == \"dont\" and .mask == \"basic\" and .object == \"deep\" and .cache == \"expired\"")" = 2 ]' \
+	"quick: statx DONT_SYNC of a deep path, expired, with and without default_permissions"
+ok '[ "$(count "$tmp/quick" ".workload == \"ls\" and .call == \"ls\" and .form == \"long\" and .cache == \"cold\" and .delay_ms == 0")" = 2 ]' \
+	"quick: busybox ls -l cold, READDIRPLUS auto and on"
+ok '[ "$(count "$tmp/quick" ".workload == \"deep\"")" = 4 ]' \
+	"quick: the deep tree as-stat and DONT_SYNC, two mounts"
+ok 'jq -rs "map(select(.workload == \"ls\")) | .[] | [.call, .form, .sync, .cache, .n, .delay_ms] | @tsv" "$tmp/full" |
+	awk -F "\t" "{ k = \$1 \$2 \$3 \$4 \$5 } \$6 == 0 { z[k] = 1 } \$6 > 0 && !(k in z) { bad = 1 } END { exit bad }"' \
+	"every delayed ls case comes after its delay-0 twin"
+ok '"$lp" --fs fuse --cases "$tmp/lines" --json | cmp -s - "$tmp/full"' \
+	"the case lines read back as the same cases, ids and all"
+ok '[ "$("$lp" --fs nfs3 | wc -l)" = 217 ] && [ "$("$lp" --fs nfs4.2 --quick | wc -l)" = 14 ]' \
+	"NFS: 217 cases in the full matrix (slices, each case once), 14 quick"
+ok '"$lp" --fs nfs4.2 --json | jq -e "select(.mount_opts | startswith(\"vers=4.2,\")) | .id" >/dev/null &&
+	[ "$("$lp" --fs nfs3 --json | jq -s "map(select(.mount_opts == \"vers=3,actimeo=1\")) | length")" -gt 100 ]' \
+	"NFS: options as mounted, vers= first, actimeo=1 by default"
+ok '[ "$("$lp" --fs nfs3 --json | jq -r "[.workload, .call, .form, .sync, .mask, .object, .nofollow, .cache, .n, .delay_ms, .mount_opts] | tostring" | sort | uniq -d | wc -l)" = 0 ]' \
+	"NFS: no two cases share their keys (nofollow included)"
+ok '[ "$("$lp" --fs fuse --match "\"n\":10000" --json | wc -l)" = "$(count "$tmp/full" ".n == 10000")" ]' \
+	"--match: the cases whose keys hold the string"
+# usage_error PROG ARGS...: exit status 2 and exactly one line on stderr
+# that names PROG; nothing on stdout.
+usage_error() {
+	prog=$1
+	shift
+	rc=0
+	"$prog" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+		grep -q "^$(basename "$prog"): " "$tmp/err"
+}
+printf 'call=statx mask=bogus\n' >"$tmp/badmask"
+ok 'usage_error "$fb" && usage_error "$fb" --kernel x' \
+	"fusebench without --kernel and --cases: exit 2, one line"
+ok 'usage_error "$fb" --kernel x --cases "$tmp/lines" --budget-s x &&
+	usage_error "$fb" --kernel x --cases "$tmp/lines" --budget-s -5 &&
+	usage_error "$fb" --kernel x --cases "$tmp/lines" --budget-s 5s' \
+	"--budget-s x, -5 and 5s: exit 2 (not a budget of 0)"
+ok 'usage_error "$fb" --kernel x --cases "$tmp/lines" --budget-s 99999999999' \
+	"--budget-s 99999999999: exit 2, one line (no signed overflow)"
+ok 'usage_error "$fb" --kernel x --cases "$tmp/lines" --budget-s &&
+	usage_error "$fb" --kernel && usage_error "$fb" --bogus' \
+	"fusebench: a missing value, an unknown option: exit 2, one line"
+ok 'usage_error "$fb" --kernel x --cases "$tmp/none" &&
+	usage_error "$fb" --kernel x --cases "$tmp/badmask"' \
+	"fusebench: a missing plan, a bad mask in it: exit 2, one line"
+ok 'usage_error "$lp" && usage_error "$lp" --fs && usage_error "$lp" --fs zfs &&
+	usage_error "$lp" --bogus && usage_error "$lp" --fs fuse extra' \
+	"labplan: no --fs, a missing value, an unknown fs or option: exit 2"
+ok 'usage_error "$lp" --fs fuse --n 4294967396 && usage_error "$lp" --fs fuse --n x' \
+	"--n 4294967396 (2^32 + 100) and --n x: exit 2"
+ok 'usage_error "$lp" --fs fuse --cases "$tmp/none" &&
+	usage_error "$lp" --fs nfs3 --cases "$tmp/badmask" &&
+	grep -q "badmask:1: bad value in .mask=bogus." "$tmp/err"' \
+	"labplan: a missing file, a bad mask: exit 2, one line naming it"
+ok '"$lp" --fs fuse --quick --n 100 --json | cmp -s - "$tmp/quick"' \
+	"in-range values are taken"
+exit $failed
