@@ -1,6 +1,7 @@
 # bench/report's tables, from the flattened results (TSV, see report):
 # kernel fs mount_opts workload call form sync mask object cache n
-# delay_ms calls wall_us ops error skipped
+# delay_ms calls wall_us ops error skipped runs ("MIN MAX COUNT" of an
+# ls case timed more than once; wall_us is then their median)
 # Writes the Markdown to stdout, the summary to SUMMARY, gnuplot data
 # under PLOTDIR, the gnuplot script to GP and the plots' names to
 # PLOTLIST. FAILURES (kernel, fs, line) holds the last lines of each
@@ -11,6 +12,7 @@ BEGIN {
 	split("stock patched optin", korder, " ")
 	started = ENVIRON["REPORT_STARTED"]
 	kinfo = ENVIRON["REPORT_KINFO"]
+	clocks = ENVIRON["REPORT_CLOCKS"]
 }
 
 function key(   k) {
@@ -26,6 +28,7 @@ function key(   k) {
 	}
 	if (!($1 in kseen)) {
 		kseen[$1] = 1
+		kseenorder[++nkseen] = $1
 	}
 	if (!($2 in fseen)) {
 		fseen[$2] = 1
@@ -47,6 +50,11 @@ function key(   k) {
 	}
 	calls[k, $1] = $13
 	wall[k, $1] = $14
+	if ($18 != "") {
+		split($18, rr, " ")
+		spread[k, $1] = (rr[2] - rr[1]) / 2
+		nspread++
+	}
 	ops[k, $1] = $15
 	nrun++
 }
@@ -193,7 +201,7 @@ function estimate(fs, l, cache, n, d, kern,   k0, sk) {
 function tcell(fs, l, cache, n, d, kern,   k, e) {
 	k = (fs, l, cache, n, d) in lsk ? lsk[fs, l, cache, n, d] : ""
 	if (k != "" && calls[k, kern] != "")
-		return ms(wall[k, kern])
+		return tms(k, kern)
 	if (d > 0 && (k == "" || !((k, kern) in failed))) {
 		e = estimate(fs, l, cache, n, d, kern)
 		if (e != "") {
@@ -239,6 +247,37 @@ function ms(us) {
 	return us == "" ? "—" : sprintf(us < 10000 ? "%.1f" : "%.0f", us / 1000)
 }
 
+# A measured time: ms, or the median ± half the range of its runs.
+function tms(k, kern) {
+	if (!((k, kern) in spread))
+		return ms(wall[k, kern])
+	return sprintf("%.2f±%.2f", wall[k, kern] / 1000, spread[k, kern] / 1000)
+}
+
+# The injected delays: each label beside the extra time per round trip
+# measured by the pairs of cases with and without it (delay_slopes).
+function delay_table(   sk, f, n, i, rows, r) {
+	n = 0
+	for (sk in npair)
+		rows[++n] = sk
+	if (!n)
+		return
+	for (i = 2; i <= n; i++)
+		for (r = i; r > 1 && rows[r - 1] > rows[r]; r--) {
+			sk = rows[r]; rows[r] = rows[r - 1]; rows[r - 1] = sk
+		}
+	print "\n### Injected delay: the label and the time it added\n"
+	print "Per round trip, measured in the guest: (ms with the delay − ms " \
+	      "without) / calls, median over the `ls` pairs.\n"
+	print "| fs | kernel | label ms | measured ms per round trip | pairs |"
+	print "| --- | --- | ---: | ---: | ---: |"
+	for (i = 1; i <= n; i++) {
+		split(rows[i], f, SUBSEP)
+		printf "| %s | %s | %s | %.2f | %d |\n", f[1], f[2], f[3],
+		       slope[rows[i]] / 1000, npair[rows[i]]
+	}
+}
+
 function cell(v) {
 	return v == "" ? "—" : v
 }
@@ -258,6 +297,11 @@ function kernels(   i) {
 	for (i = 1; i <= 3; i++)
 		if (korder[i] in kseen)
 			ks[++nk] = korder[i]
+	# then any other kernel label (stock-6.12, ...) in the order seen
+	for (i = 1; i <= nkseen; i++)
+		if (kseenorder[i] != "stock" && kseenorder[i] != "patched" &&
+		    kseenorder[i] != "optin")
+			ks[++nk] = kseenorder[i]
 	base = ks[1]
 }
 
@@ -648,8 +692,15 @@ END {
 	      "(FUSE: every request but FORGET, BATCH_FORGET, RELEASE, " \
 	      "RELEASEDIR, INTERRUPT; NFSv4: COMPOUNDs; NFSv3: RPCs). " \
 	      "A difference is the later kernel minus " base "."
+	if (clocks != "")
+		print "\nGuest clocks (clocksource, the others it had, CLOCK_MONOTONIC " \
+		      "resolution): " clocks "."
+	if (nspread)
+		print "\nA time `m±s`: the median of an `ls` case's runs (3 where one " \
+		      "run took under 1 s) ± half their range, in ms."
 	failed_section()
 	delay_slopes()
+	delay_table()
 	for (i = 1; i <= nfs; i++) {
 		fs = fss[i]
 		print "\n## " fs

@@ -55,6 +55,6 @@ struct lab_backend {
 };
 
 int lab_run_main(int argc, char *argv[], const struct lab_backend *be);
-void lab_run_kernel_line(const struct lab_run *r);
+const char *lab_run_kernel_line(const struct lab_run *r);
 
 #endif /* LAB_RUN_H */

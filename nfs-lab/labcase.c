@@ -6,7 +6,6 @@
  *
  *   labcase --kernel LABEL --cases FILE --fs nfs3|nfs4.1|nfs4.2
  *   labcase --ctl REQUEST                  one labctl request
- *   labcase --tsc-khz                      (host) TSC frequency
  *
  * A case gets a fresh tree on the server (labctl mktree nfsV-cN), a fresh
  * mount of it (nosharecache: caches of its own), its cache state, then
@@ -527,36 +526,13 @@ static void lc_keys(struct lab_run *r, const struct lab_case *k, FILE *f)
 		fprintf(f, ",\"expire_ms\":%u", lc_expire_ms(k));
 }
 
-/*
- * The host's TSC frequency, for the guests' tsc_early_khz=: under TCG the
- * guest's TSC is the host's, and a loaded host makes the guest's own
- * calibration fail, leaving it on jiffies (4 ms clock steps).
- */
-static int lc_tsc_khz(void)
-{
-	struct timespec a, b, d = { 0, 200000000 };
-	unsigned long long t0, t1;
-	double ns;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
-	t0 = __builtin_ia32_rdtsc();
-	nanosleep(&d, NULL);
-	t1 = __builtin_ia32_rdtsc();
-	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
-	ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
-	printf("%.0f\n", (t1 - t0) / ns * 1e6);
-	return 0;
-}
-
-/* --ctl REQUEST, --tsc-khz: a tool, not a run. */
+/* --ctl REQUEST: a tool, not a run. */
 static int lc_opt(struct lab_run *r, int opt, const char *arg)
 {
 	char out[LAB_REPLY_MAX];
 	int err;
 
 	(void)r;
-	if (opt == 'T')
-		exit(lc_tsc_khz());
 	if (opt != 'C')
 		return -1;
 	err = lc_ctl_call(arg, out, sizeof(out));
@@ -568,7 +544,6 @@ static int lc_opt(struct lab_run *r, int opt, const char *arg)
 
 static const struct option lc_opts[] = {
 	{ "ctl", required_argument, NULL, 'C' },
-	{ "tsc-khz", no_argument, NULL, 'T' },
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -14,7 +14,6 @@ LAB_INITRD=${LAB_INITRD:-$nl_top/build/guest/initramfs.cpio}
 export LAB_INITRD
 nl_srv=""
 nl_cli=""
-nl_clock=""
 # The kernel list and results checks are bench's (lab_kernel).
 bench_here=$nl_top/bench
 bench_prog=nfs-lab
@@ -84,7 +83,7 @@ nl_guest() {
 	: >"$nl_tmp/$name.out"
 	# (guest/run's own temporary files go in $nl_tmp too)
 	TMPDIR=$nl_tmp "$nl_top/guest/run" --timeout "$nl_timeout" --hostname "nfs-$name" \
-		--append "$nl_clock $args" --console "$nl_tmp/$name.console" \
+		--append "$args" --console "$nl_tmp/$name.console" \
 		--qemu-arg -pidfile --qemu-arg "$nl_tmp/$name.pid" \
 		--qemu-arg -netdev \
 		--qemu-arg "stream,id=n0,addr.type=unix,addr.path=$(nl_qemu_str "$nl_link"),$netdev" \
@@ -178,15 +177,6 @@ nl_show() {
 	grep -v '^@' "$nl_tmp/$1.out" | tail -n 25 | sed 's/^/  | /' >&2
 	nl_log "--- $1 kernel log (end) ---"
 	tail -n 8 "$nl_tmp/$1.console" 2>/dev/null | sed 's/^/  | /' >&2
-}
-
-# The guests' clock: the host's TSC (see labcase --tsc-khz), or jiffies.
-nl_clock_args() {
-	khz=$("$nl_build/labcase" --tsc-khz 2>/dev/null || echo 0)
-	case $khz in
-	[1-9]*) nl_clock="tsc_early_khz=$khz tsc=reliable" ;;
-	*) nl_log "no TSC frequency: guest wall times in 4 ms steps" ;;
-	esac
 }
 
 # The table's rows of the client's cases that are new since the last
