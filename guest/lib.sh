@@ -14,7 +14,8 @@ lab_busy_pids=""
 lab_cleanup() {
 	trap "" INT TERM HUP
 	# shellcheck disable=SC2086
-	[ -z "$lab_busy_pids" ] || kill -KILL $lab_busy_pids 2>/dev/null || true
+	# TERM: timeout passes it on to its loop (KILL would orphan the loop)
+	[ -z "$lab_busy_pids" ] || kill -TERM $lab_busy_pids 2>/dev/null || true
 	rm -rf -- "$lab_tmp"
 }
 trap lab_cleanup EXIT
@@ -67,7 +68,8 @@ lab_selftest() {
 lab_busy() {
 	lab_i=0
 	while [ "$lab_i" -lt "$1" ]; do
-		timeout "$2" sh -c 'while :; do :; done' &
+		# not on the test's stdout: prove waits for every writer to end
+		timeout "$2" sh -c 'while :; do :; done' >/dev/null 2>&1 </dev/null &
 		lab_busy_pids="$lab_busy_pids $!"
 		lab_i=$((lab_i + 1))
 	done
