@@ -11,6 +11,7 @@
  * is refused here, so that no argument can carry a second command.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +26,40 @@
 
 static const char *prog = "fusecount-ctl";
 
+#define CTL_USAGE	"usage: fusecount-ctl SOCKET stats|reset|trace on|off|dump|delay US"
+
 static int bad_usage(void)
 {
-	fprintf(stderr, "usage: %s SOCKET stats|reset|trace on|off|dump|delay US\n",
-		prog);
+	fprintf(stderr, "%s\n", CTL_USAGE);
 	return 2;
+}
+
+static const struct option ctl_options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/*
+ * Options come before SOCKET ('+': getopt stops at the first word that
+ * is none, so a command word is never taken for an option).  Return:
+ * the index of SOCKET, or -1 after --help, or -2 for a bad option.
+ */
+static int parse_options(int argc, char **argv)
+{
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:h", ctl_options,
+				  NULL)) != -1) {
+		if (opt == 'h') {
+			printf("%s\n", CTL_USAGE);
+			return -1;
+		}
+		fprintf(stderr, "%s: unknown option '%s'\n", prog,
+			argv[optind - 1]);
+		return -2;
+	}
+	return optind;
 }
 
 /* Return: the first word with a control character, or NULL */
@@ -140,6 +170,11 @@ int main(int argc, char **argv)
 	size_t len;
 	int fd, n, res;
 
+	n = parse_options(argc, argv);
+	if (n < 0)
+		return n == -1 ? 0 : 2;
+	argc -= n - 1;
+	argv += n - 1;
 	if (argc < 3)
 		return bad_usage();
 	path = argv[1];

@@ -222,6 +222,9 @@ static void test_args_defaults(void)
 	   !strcmp(a.path, "-weird"), "'--' ends options");
 	ok(parse_line("-", &a, err, sizeof(err)) == 0 &&
 	   !strcmp(a.path, "-"), "'-' is a path");
+	ok(parse_line("x --js --mas ino", &a, err, sizeof(err)) == 0 &&
+	   a.json && a.mask == STATX_INO && !strcmp(a.path, "x"),
+	   "getopt_long: unique abbreviations, options after PATH");
 }
 
 static void test_args_errors(void)
@@ -234,6 +237,9 @@ static void test_args_errors(void)
 	args_bad("-x foo", "unknown option '-x'");
 	args_bad("x --mask", "option '--mask' needs a value");
 	args_bad("--json=1 x", "option '--json' takes no value");
+	args_bad("--help=1 x", "option '--help' takes no value");
+	args_bad("--no x", "unknown option '--no'");	/* ambiguous */
+	args_bad("--mask=", "empty mask (use 'none' for 0)");
 	args_bad("--call bogus x", "unknown call 'bogus'");
 	args_bad("--sync bogus x", "unknown sync mode 'bogus'");
 	args_bad("--repeat 0 x", "bad repeat count '0' (want 1..4294967295)");
