@@ -61,9 +61,6 @@ const char *probe_call_name(enum probe_call call);
 const char *probe_sync_name(enum probe_sync sync);
 unsigned int probe_at_flags(const struct probe_args *args);
 
-const char *probe_errno_name(int err);
-void probe_errno_label(int err, char *buf, size_t len);
-
 const char *probe_usage(void);
 
 #endif /* PROBE_ARGS_H */

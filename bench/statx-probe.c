@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lab_errname.h"
 #include "probe_args.h"
 #include "probe_fmt.h"
 
@@ -90,7 +91,7 @@ static void report_failure(const struct probe_args *args, const char *op,
 	struct probe_report rep;
 	char name[32];
 
-	probe_errno_label(err, name, sizeof(name));
+	lab_errlabel(err, name, sizeof(name));
 	fprintf(stderr, "%s: %s(%s): %s (%s)\n", PROBE_PROG, op, args->path,
 		name, strerror(err));
 	if (args->json && !args->quiet) {
