@@ -14,22 +14,7 @@ if [ ! -x "$lsx" ]; then
 fi
 command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-failed=0
-
-# is GOT WANT DESCRIPTION
-is() {
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then
-		echo "ok $n - $3"
-	else
-		echo "not ok $n - $3"
-		echo "#   got '$1', want '$2'"
-		failed=$((failed + 1))
-	fi
-}
+. "$here/lib.sh"
 
 # json FORM [--dont-sync]: lsx's summary of $d; the field asked for
 json() {

@@ -11,30 +11,20 @@ if [ ! -x "$probe" ]; then
 	exit 0
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$here/lib.sh"
 
-count=0
-failed=0
-
-pass() { count=$((count + 1)); echo "ok $count - $1"; }
-
-fail()
-{
-	count=$((count + 1))
-	failed=$((failed + 1))
-	echo "not ok $count - $1"
-	sed 's/^/#   stdout: /' "$tmp/out" 2>/dev/null || true
-	sed 's/^/#   stderr: /' "$tmp/err" 2>/dev/null || true
-	echo "#   exit status: $rc"
-}
-
-# check DESCRIPTION COMMAND...: one test, passing when COMMAND succeeds.
+# check DESCRIPTION COMMAND...: one test, passing when COMMAND succeeds;
+# a failure shows the probe's output, stderr and exit status.
 check()
 {
 	desc=$1
 	shift
-	if "$@"; then pass "$desc"; else fail "$desc"; fi
+	if "$@"; then
+		tap_result 0 "$desc"
+	else
+		tap_result 1 "$desc" "$(sed 's/^/stdout: /' "$tmp/out"
+			echo "exit status: $rc")"
+	fi
 }
 
 # run ARGS...: run the probe, keep stdout, stderr and exit status.
@@ -266,5 +256,5 @@ run --repeat 200 "$file"
 check "--repeat 200: one result printed" \
 	eval 'status_is 0 && [ "$(grep -c "^statx(" "$tmp/out")" -eq 1 ]'
 
-echo "1..$count"
+echo "1..$n"
 [ "$failed" -eq 0 ]
