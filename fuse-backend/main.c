@@ -23,7 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fusecount.h"
+#include "ctl.h"
+#include "loop.h"
+#include "ops.h"
 
 enum {
 	FC_EXIT_OK,
