@@ -33,7 +33,7 @@ static const char usage_text[] =
 "  --quiet            print nothing on success\n"
 "  -h, --help         show this help\n"
 "\n"
-"Exit status: 0 success, 1 the call failed, 2 usage error.\n";
+"Exit status: 0 success, 1 the call failed, 2 usage error or no such PATH.\n";
 
 const char *probe_usage(void)
 {

@@ -5,8 +5,9 @@
  *
  *   fusecount-ctl SOCKET stats|reset|trace on|off|dump|delay US
  *
- * Exit status: 0 for a reply, 1 when the socket cannot be reached or the
- * reply is an error or incomplete, 2 for bad usage.  The daemon reads one
+ * Exit status: 0 for a reply; 2 for bad usage, no socket at SOCKET, or a
+ * command the daemon refuses (its "error: ..." line); 1 when the socket
+ * cannot be reached otherwise or the reply is incomplete.  The daemon reads one
  * command per line: a word holding a newline (or any control character)
  * is refused here, so that no argument can carry a second command.
  */
@@ -190,10 +191,11 @@ int main(int argc, char **argv)
 
 	fd = ctl_connect(path);
 	if (fd == -1) {
+		res = errno;
 		fprintf(stderr,
 			"%s: %s: %s (is fusecount running with -o ctl=%s?)\n",
-			prog, path, strerror(errno), path);
-		return 1;
+			prog, path, strerror(res), path);
+		return res == ENOENT || res == ENOTDIR ? 2 : 1;
 	}
 	if (send(fd, line, n, MSG_NOSIGNAL) != n) {
 		fprintf(stderr, "%s: %s: send: %s\n", prog, path,
@@ -213,7 +215,11 @@ int main(int argc, char **argv)
 	res = check_reply(argc == 3 && !strcmp(argv[2], "dump"), reply, len);
 	if (res < 0)
 		fprintf(stderr, "%s: %s: incomplete reply\n", prog, path);
+	/* A refusal names the command it refuses, on its one line */
+	if (res > 0)
+		fprintf(stderr, "%s: '%.*s': ", prog, n - 1, line);
 	fwrite(reply, 1, len, res ? stderr : stdout);
 	free(reply);
-	return res ? 1 : 0;
+	/* The daemon refused the command: bad usage, as a bad option */
+	return res > 0 ? 2 : res < 0 ? 1 : 0;
 }

@@ -54,7 +54,7 @@ is "$("$lsx" --form plain "$d" 2>&1 >/dev/null)" \
 	"the text summary goes to stderr"
 rc=0
 "$lsx" "$tmp/nope" >/dev/null 2>&1 || rc=$?
-is $rc 1 "a missing directory: exit 1"
+is $rc 2 "a missing directory: exit 2"
 rc=0
 "$lsx" --form wide "$d" >/dev/null 2>&1 || rc=$?
 is $rc 2 "a usage error: exit 2"

@@ -63,11 +63,11 @@ ok '[ "$rc" -eq 0 ] && grep -q "^{\"total\":0," "$TMP/out"' \
 	'stats after reset: total 0'
 
 run "$TMP/out" "$TMP/err" $CTL "$S" bogus
-ok '[ "$rc" -eq 1 ] && grep -q "^error: unknown command" "$TMP/err"' \
-	'unknown command: error, exit 1'
+ok '[ "$rc" -eq 2 ] && grep -qx "fusecount-ctl: .bogus.: error: unknown command.*" "$TMP/err"' \
+	'unknown command: the daemon says why, exit 2'
 run "$TMP/out" "$TMP/err" $CTL "$S" trace
-ok '[ "$rc" -eq 1 ] && grep -q "^error: usage: trace on|off" "$TMP/err"' \
-	'trace without on|off: error, exit 1'
+ok '[ "$rc" -eq 2 ] && grep -qx "fusecount-ctl: .trace.: error: usage: trace on|off" "$TMP/err"' \
+	'trace without on|off: error, exit 2'
 
 run "$TMP/out" "$TMP/err" $CTL "$S"
 ok '[ "$rc" -eq 2 ] && grep -q "^usage:" "$TMP/err"' 'no command: usage, exit 2'
@@ -75,9 +75,9 @@ run "$TMP/out" "$TMP/err" $CTL "$S" "$(printf '%300s' x)"
 is "$rc" 2 'overlong command: usage, exit 2'
 
 run "$TMP/out" "$TMP/err" $CTL "$TMP/none" stats
-ok '[ "$rc" -eq 1 ] &&
+ok '[ "$rc" -eq 2 ] &&
 	grep -q "No such file or directory (is fusecount running" "$TMP/err"' \
-	'no socket: a clear message, exit 1'
+	'no socket: a clear message, exit 2'
 
 kill "$srv"
 wait "$srv" || true
