@@ -33,6 +33,14 @@ interrupt() {
 		sleep 0.1
 	done
 	sleep 1
+	# The console and the output port are relayed separately: on a busy
+	# host the output may trail "started" by over a second. Within 10 s
+	# of a 60 s sleep it still streamed.
+	i=0
+	until grep -q streamed "$d/out" || [ $i -ge 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
 	is "$(cat "$d/out")" streamed "$name: the output streams while the guest runs"
 	qemu=""
 	for c in $(lab_descendants "$pid"); do
