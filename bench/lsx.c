@@ -9,7 +9,8 @@
  * for the fields the form prints. --dont-sync adds AT_STATX_DONT_SYNC.
  * Entries come in readdir order: sorting costs no round trip.
  *
- * Exit status: 0 listed, 1 the directory or an entry failed, 2 usage.
+ * Exit status: 0 listed, 1 the directory or an entry failed, 2 usage or
+ * no such DIR (one line on stderr, no summary).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -120,18 +121,12 @@ static int lsx_entry(const struct lsx_args *args, int dirfd,
 	return 0;
 }
 
-static int lsx_list(const struct lsx_args *args, struct lsx_counts *c)
+static int lsx_list(const struct lsx_args *args, DIR *d,
+		    struct lsx_counts *c)
 {
 	struct dirent *de;
-	DIR *d;
 	int ret = 0;
 
-	d = opendir(args->dir);
-	if (!d) {
-		fprintf(stderr, LSX_PROG ": %s: %s\n", args->dir,
-			strerror(errno));
-		return -1;
-	}
 	while ((errno = 0, de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -146,7 +141,6 @@ static int lsx_list(const struct lsx_args *args, struct lsx_counts *c)
 			strerror(errno));
 		ret = -1;
 	}
-	closedir(d);
 	return ret;
 }
 
@@ -157,15 +151,24 @@ int main(int argc, char *argv[])
 	char err[LSX_ERRLEN];
 	int ret;
 
+	DIR *d;
+
 	if (lsx_parse_args(&args, argc, argv, err, sizeof(err))) {
-		fprintf(stderr, LSX_PROG ": %s\n%s", err, lsx_usage());
+		fprintf(stderr, LSX_PROG ": %s\n", err);
 		return 2;
 	}
 	if (args.help) {
 		fputs(lsx_usage(), stdout);
 		return 0;
 	}
-	ret = lsx_list(&args, &counts);
+	d = opendir(args.dir);
+	if (!d) {
+		ret = errno;
+		fprintf(stderr, LSX_PROG ": %s: %s\n", args.dir, strerror(ret));
+		return ret == ENOENT ? 2 : 1;
+	}
+	ret = lsx_list(&args, d, &counts);
+	closedir(d);
 	fflush(stdout);
 	lsx_print_summary(args.json ? stdout : stderr, &args, &counts);
 	return ret ? 1 : 0;

@@ -4,9 +4,11 @@
  * summary line. See lsx.c for the program and bench/README.md for why.
  */
 #include <dirent.h>
+#include <getopt.h>
 #include <string.h>
 
 #include "lsx_form.h"
+#include "probe_args.h"
 #include "probe_fmt.h"
 
 static const char *const lsx_form_names[] = {
@@ -92,47 +94,64 @@ const char *lsx_usage(void)
 	       "  --json       no listing: one JSON summary line\n";
 }
 
+enum lsx_opt { OPT_FORM = 256, OPT_DONT_SYNC, OPT_JSON };
+
+static const struct option lsx_options[] = {
+	{ "form",	required_argument,	NULL, OPT_FORM },
+	{ "dont-sync",	no_argument,		NULL, OPT_DONT_SYNC },
+	{ "json",	no_argument,		NULL, OPT_JSON },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int lsx_apply_opt(struct lsx_args *args, int opt, char *err,
+			 size_t errlen)
+{
+	switch (opt) {
+	case OPT_FORM:
+		if (!lsx_parse_form(optarg, &args->form))
+			return 0;
+		snprintf(err, errlen, "unknown form '%s'", optarg);
+		return -1;
+	case OPT_DONT_SYNC:
+		args->dont_sync = true;
+		return 0;
+	case OPT_JSON:
+		args->json = true;
+		return 0;
+	}
+	args->help = true;
+	return 0;
+}
+
+/* getopt_long(), messages as statx-probe's (probe_opt_error()) */
 int lsx_parse_args(struct lsx_args *args, int argc, char *const argv[],
 		   char *err, size_t errlen)
 {
-	int i;
+	int opt;
 
 	memset(args, 0, sizeof(*args));
 	args->form = LSX_PLAIN;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--form")) {
-			if (++i == argc) {
-				snprintf(err, errlen, "--form needs a value");
-				return -1;
-			}
-			if (lsx_parse_form(argv[i], &args->form)) {
-				snprintf(err, errlen, "unknown form '%s'",
-					 argv[i]);
-				return -1;
-			}
-		} else if (!strcmp(a, "--dont-sync")) {
-			args->dont_sync = true;
-		} else if (!strcmp(a, "--json")) {
-			args->json = true;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			args->help = true;
-			return 0;
-		} else if (a[0] == '-' && a[1]) {
-			snprintf(err, errlen, "unknown option '%s'", a);
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", lsx_options,
+				  NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			return probe_opt_error(opt, argv, err, errlen);
+		if (lsx_apply_opt(args, opt, err, errlen))
 			return -1;
-		} else if (args->dir) {
-			snprintf(err, errlen, "one directory only");
-			return -1;
-		} else {
-			args->dir = a;
-		}
 	}
-	if (!args->dir) {
+	if (args->help)
+		return 0;
+	if (optind == argc) {
 		snprintf(err, errlen, "no directory given");
 		return -1;
 	}
+	if (optind + 1 < argc) {
+		snprintf(err, errlen, "one directory only");
+		return -1;
+	}
+	args->dir = argv[optind];
 	return 0;
 }
 

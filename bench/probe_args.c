@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parse the statx-probe command line.
- *
- * A hand-rolled parser rather than getopt_long(): getopt keeps global
- * state and prints its own messages, both of which get in the way of
- * calling it over and over from the unit tests.
+ * Parse the statx-probe command line: getopt_long() for the options,
+ * strtoull() for the numbers, tables for the names.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probe_args.h"
@@ -33,7 +33,7 @@ static const char usage_text[] =
 "  --quiet            print nothing on success\n"
 "  -h, --help         show this help\n"
 "\n"
-"Exit status: 0 success, 1 the call failed, 2 usage error.\n";
+"Exit status: 0 success, 1 the call failed, 2 usage error or no such PATH.\n";
 
 const char *probe_usage(void)
 {
@@ -55,43 +55,26 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-static int digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
- * Parse the n characters at s as a 32-bit number: "0x" prefix means hex,
- * otherwise @base.  No sign, no octal: a mask of "010" means ten.
+ * A 32-bit number, all of s: "0x" prefix means hex, otherwise @base.
+ * No sign, no space, no octal: a mask of "010" means ten.
  * Returns 0, -EINVAL (not a number) or -ERANGE (does not fit).
  */
-static int parse_u32(const char *s, size_t n, int base, unsigned int *out)
+static int parse_u32(const char *s, int base, unsigned int *out)
 {
-	uint64_t val = 0;
-	size_t i;
+	unsigned long long val;
+	char *end;
 
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		base = 16;
-		s += 2;
-		n -= 2;
-	}
-	if (n == 0)
+	if (!isxdigit((unsigned char)*s))
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		int d = digit_value(s[i]);
-
-		if (d < 0 || d >= base)
-			return -EINVAL;
-		val = val * base + d;
-		if (val > UINT32_MAX)
-			return -ERANGE;
-	}
+	errno = 0;
+	val = strtoull(s, &end, base);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || val > UINT32_MAX)
+		return -ERANGE;
 	*out = (unsigned int)val;
 	return 0;
 }
@@ -121,13 +104,12 @@ static const struct mask_name mask_names[] = {
 	{ "none",	0 },
 };
 
-static int lookup_mask_name(const char *s, size_t n, unsigned int *bits)
+static int lookup_mask_name(const char *s, unsigned int *bits)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(mask_names); i++) {
-		if (strlen(mask_names[i].name) == n &&
-		    !memcmp(mask_names[i].name, s, n)) {
+		if (!strcmp(mask_names[i].name, s)) {
 			*bits = mask_names[i].bits;
 			return 0;
 		}
@@ -135,51 +117,50 @@ static int lookup_mask_name(const char *s, size_t n, unsigned int *bits)
 	return -1;
 }
 
-static int parse_mask_field(const char *s, size_t n, unsigned int *bits,
+static int parse_mask_field(const char *s, unsigned int *bits,
 			    char *err, size_t errlen)
 {
 	int ret;
 
 	if (s[0] < '0' || s[0] > '9') {
-		if (lookup_mask_name(s, n, bits))
-			return fail(err, errlen, "unknown mask field '%.*s'",
-				    (int)n, s);
+		if (lookup_mask_name(s, bits))
+			return fail(err, errlen, "unknown mask field '%s'", s);
 		return 0;
 	}
-	ret = parse_u32(s, n, 10, bits);
+	ret = parse_u32(s, 10, bits);
 	if (ret == -ERANGE)
 		return fail(err, errlen,
-			    "mask value '%.*s' does not fit in 32 bits",
-			    (int)n, s);
+			    "mask value '%s' does not fit in 32 bits", s);
 	if (ret)
-		return fail(err, errlen, "bad mask value '%.*s'", (int)n, s);
+		return fail(err, errlen, "bad mask value '%s'", s);
 	return 0;
 }
 
 int probe_parse_mask(const char *spec, unsigned int *mask,
 		     char *err, size_t errlen)
 {
-	unsigned int result = 0, bits;
-	const char *field = spec;
+	unsigned int result = 0, bits = 0;
+	char *copy, *rest, *field;
+	int ret = 0;
 
 	if (!*spec)
 		return fail(err, errlen, "empty mask (use 'none' for 0)");
-
-	for (;;) {
-		size_t n = strcspn(field, ",");
-
-		if (n == 0)
-			return fail(err, errlen, "empty field in mask '%s'",
-				    spec);
-		if (parse_mask_field(field, n, &bits, err, errlen))
-			return -1;
+	copy = strdup(spec);
+	if (!copy)
+		return fail(err, errlen, "out of memory");
+	rest = copy;
+	while (!ret && (field = strsep(&rest, ","))) {
+		if (!*field)
+			ret = fail(err, errlen, "empty field in mask '%s'",
+				   spec);
+		else
+			ret = parse_mask_field(field, &bits, err, errlen);
 		result |= bits;
-		if (!field[n])
-			break;
-		field += n + 1;
 	}
-	*mask = result;
-	return 0;
+	free(copy);
+	if (!ret)
+		*mask = result;
+	return ret;
 }
 
 static const char *const call_names[] = {
@@ -264,49 +245,53 @@ unsigned int probe_at_flags(const struct probe_args *args)
 	return flags | args->extra_flags;
 }
 
-enum opt_id {
-	OPT_CALL, OPT_MASK, OPT_SYNC, OPT_FLAGS, OPT_REPEAT,
-	OPT_NOFOLLOW, OPT_NO_AUTOMOUNT, OPT_EMPTY_PATH,
-	OPT_JSON, OPT_QUIET, OPT_HELP,
+enum probe_opt {
+	OPT_CALL = 256, OPT_MASK, OPT_SYNC, OPT_FLAGS, OPT_REPEAT,
+	OPT_NOFOLLOW, OPT_NO_AUTOMOUNT, OPT_EMPTY_PATH, OPT_JSON, OPT_QUIET,
 };
 
-struct opt_def {
-	const char *name;
-	enum opt_id id;
-	bool has_value;
+static const struct option probe_options[] = {
+	{ "call",		required_argument,	NULL, OPT_CALL },
+	{ "mask",		required_argument,	NULL, OPT_MASK },
+	{ "sync",		required_argument,	NULL, OPT_SYNC },
+	{ "flags",		required_argument,	NULL, OPT_FLAGS },
+	{ "repeat",		required_argument,	NULL, OPT_REPEAT },
+	{ "nofollow",		no_argument,		NULL, OPT_NOFOLLOW },
+	{ "no-automount",	no_argument,		NULL, OPT_NO_AUTOMOUNT },
+	{ "empty-path",		no_argument,		NULL, OPT_EMPTY_PATH },
+	{ "json",		no_argument,		NULL, OPT_JSON },
+	{ "quiet",		no_argument,		NULL, OPT_QUIET },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
 };
 
-static const struct opt_def opt_defs[] = {
-	{ "call",		OPT_CALL,		true },
-	{ "mask",		OPT_MASK,		true },
-	{ "sync",		OPT_SYNC,		true },
-	{ "flags",		OPT_FLAGS,		true },
-	{ "repeat",		OPT_REPEAT,		true },
-	{ "nofollow",		OPT_NOFOLLOW,		false },
-	{ "no-automount",	OPT_NO_AUTOMOUNT,	false },
-	{ "empty-path",		OPT_EMPTY_PATH,		false },
-	{ "json",		OPT_JSON,		false },
-	{ "quiet",		OPT_QUIET,		false },
-	{ "help",		OPT_HELP,		false },
-};
-
-static const struct opt_def *find_opt(const char *name, size_t n)
+/*
+ * getopt_long()'s complaint about argv[optind - 1], in our words: it
+ * runs with opterr = 0 and a ':' first in optstring, so it only says
+ * what went wrong (@ret '?' or ':') and leaves the message to us.
+ */
+int probe_opt_error(int ret, char *const argv[], char *err, size_t errlen)
 {
-	size_t i;
+	const char *word = argv[optind - 1];
+	int n = (int)strcspn(word, "=");
 
-	for (i = 0; i < ARRAY_SIZE(opt_defs); i++)
-		if (strlen(opt_defs[i].name) == n &&
-		    !memcmp(opt_defs[i].name, name, n))
-			return &opt_defs[i];
-	return NULL;
+	if (ret == ':')
+		return fail(err, errlen, "option '%.*s' needs a value", n,
+			    word);
+	if (!optopt)
+		return fail(err, errlen, "unknown option '%.*s'", n, word);
+	if (!strncmp(word, "--", 2) && word[n])
+		return fail(err, errlen, "option '%.*s' takes no value", n,
+			    word);
+	return fail(err, errlen, "unknown option '-%c'", optopt);
 }
 
-static int apply_value_opt(struct probe_args *args, enum opt_id id,
+static int apply_value_opt(struct probe_args *args, int opt,
 			   const char *val, char *err, size_t errlen)
 {
 	int ret;
 
-	switch (id) {
+	switch (opt) {
 	case OPT_CALL:
 		if (probe_parse_call(val, &args->call))
 			return fail(err, errlen, "unknown call '%s'", val);
@@ -321,7 +306,7 @@ static int apply_value_opt(struct probe_args *args, enum opt_id id,
 		return 0;
 	case OPT_FLAGS:
 		args->flags_given = true;
-		ret = parse_u32(val, strlen(val), 16, &args->extra_flags);
+		ret = parse_u32(val, 16, &args->extra_flags);
 		if (ret == -ERANGE)
 			return fail(err, errlen,
 				    "flags '%s' do not fit in 32 bits", val);
@@ -329,75 +314,39 @@ static int apply_value_opt(struct probe_args *args, enum opt_id id,
 			return fail(err, errlen, "bad hex flags '%s'", val);
 		return 0;
 	case OPT_REPEAT:
-		if (parse_u32(val, strlen(val), 10, &args->repeat) ||
-		    args->repeat == 0)
+		if (parse_u32(val, 10, &args->repeat) || args->repeat == 0)
 			return fail(err, errlen,
 				    "bad repeat count '%s' (want 1..%u)",
 				    val, UINT32_MAX);
 		return 0;
-	default:
-		return fail(err, errlen, "internal error: option %d", id);
 	}
+	return fail(err, errlen, "internal error: option %d", opt);
 }
 
-static void apply_switch_opt(struct probe_args *args, enum opt_id id)
+static int apply_opt(struct probe_args *args, int opt, const char *val,
+		     char *err, size_t errlen)
 {
-	switch (id) {
+	switch (opt) {
 	case OPT_NOFOLLOW:
 		args->nofollow = true;
-		break;
+		return 0;
 	case OPT_NO_AUTOMOUNT:
 		args->no_automount = true;
-		break;
+		return 0;
 	case OPT_EMPTY_PATH:
 		args->empty_path = true;
-		break;
+		return 0;
 	case OPT_JSON:
 		args->json = true;
-		break;
+		return 0;
 	case OPT_QUIET:
 		args->quiet = true;
-		break;
-	case OPT_HELP:
+		return 0;
+	case 'h':
 		args->help = true;
-		break;
-	default:
-		break;
-	}
-}
-
-/*
- * Handle argv[*i], a "--name" or "--name=value" word; may consume the
- * next word as the value.
- */
-static int parse_long_opt(struct probe_args *args, int argc,
-			  char *const argv[], int *i, char *err, size_t errlen)
-{
-	const char *name = argv[*i] + 2;
-	const char *eq = strchr(name, '=');
-	size_t n = eq ? (size_t)(eq - name) : strlen(name);
-	const struct opt_def *opt = find_opt(name, n);
-	const char *val;
-
-	if (!opt)
-		return fail(err, errlen, "unknown option '--%.*s'", (int)n,
-			    name);
-	if (!opt->has_value) {
-		if (eq)
-			return fail(err, errlen,
-				    "option '--%s' takes no value", opt->name);
-		apply_switch_opt(args, opt->id);
 		return 0;
 	}
-	if (eq) {
-		val = eq + 1;
-	} else {
-		if (*i + 1 >= argc)
-			return fail(err, errlen, "option '--%s' needs a value",
-				    opt->name);
-		val = argv[++*i];
-	}
-	return apply_value_opt(args, opt->id, val, err, errlen);
+	return apply_value_opt(args, opt, val, err, errlen);
 }
 
 /* Refuse options the chosen call would silently ignore. */
@@ -433,115 +382,34 @@ static void set_defaults(struct probe_args *args)
 	args->repeat = 1;
 }
 
-static int take_path(struct probe_args *args, const char *word,
-		     char *err, size_t errlen)
-{
-	if (args->path)
-		return fail(err, errlen, "unexpected extra argument '%s'",
-			    word);
-	args->path = word;
-	return 0;
-}
-
 /*
  * Returns 0 on success (args->help may be set, in which case nothing
- * else was checked) or -1 with a one-line message in err.
+ * else was checked) or -1 with a one-line message in err.  optind = 0
+ * restarts getopt_long() from scratch on every call (the unit tests
+ * parse many command lines in one process).
  */
 int probe_parse_args(struct probe_args *args, int argc, char *const argv[],
 		     char *err, size_t errlen)
 {
-	bool options_done = false;
-	int i;
+	int opt;
 
 	set_defaults(args);
-	for (i = 1; i < argc; i++) {
-		const char *word = argv[i];
-
-		if (options_done || word[0] != '-' || word[1] == '\0') {
-			if (take_path(args, word, err, errlen))
-				return -1;
-		} else if (!strcmp(word, "--")) {
-			options_done = true;
-		} else if (!strcmp(word, "-h")) {
-			args->help = true;
-		} else if (word[1] != '-') {
-			return fail(err, errlen, "unknown option '%s'", word);
-		} else if (parse_long_opt(args, argc, argv, &i, err, errlen)) {
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", probe_options,
+				  NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			return probe_opt_error(opt, argv, err, errlen);
+		if (apply_opt(args, opt, optarg, err, errlen))
 			return -1;
-		}
 	}
 	if (args->help)
 		return 0;
-	if (!args->path)
+	if (optind == argc)
 		return fail(err, errlen, "missing PATH");
+	if (optind + 1 < argc)
+		return fail(err, errlen, "unexpected extra argument '%s'",
+			    argv[optind + 1]);
+	args->path = argv[optind];
 	return check_call_options(args, err, errlen);
-}
-
-struct errno_name {
-	int value;
-	const char *name;
-};
-
-#define ERRNO_NAME(e)	{ e, #e }
-
-/* Aliases (EWOULDBLOCK, ENOTSUP, EDEADLOCK) share a value; list one. */
-static const struct errno_name errno_names[] = {
-	ERRNO_NAME(EPERM), ERRNO_NAME(ENOENT), ERRNO_NAME(ESRCH),
-	ERRNO_NAME(EINTR), ERRNO_NAME(EIO), ERRNO_NAME(ENXIO),
-	ERRNO_NAME(E2BIG), ERRNO_NAME(ENOEXEC), ERRNO_NAME(EBADF),
-	ERRNO_NAME(ECHILD), ERRNO_NAME(EAGAIN), ERRNO_NAME(ENOMEM),
-	ERRNO_NAME(EACCES), ERRNO_NAME(EFAULT), ERRNO_NAME(ENOTBLK),
-	ERRNO_NAME(EBUSY), ERRNO_NAME(EEXIST), ERRNO_NAME(EXDEV),
-	ERRNO_NAME(ENODEV), ERRNO_NAME(ENOTDIR), ERRNO_NAME(EISDIR),
-	ERRNO_NAME(EINVAL), ERRNO_NAME(ENFILE), ERRNO_NAME(EMFILE),
-	ERRNO_NAME(ENOTTY), ERRNO_NAME(ETXTBSY), ERRNO_NAME(EFBIG),
-	ERRNO_NAME(ENOSPC), ERRNO_NAME(ESPIPE), ERRNO_NAME(EROFS),
-	ERRNO_NAME(EMLINK), ERRNO_NAME(EPIPE), ERRNO_NAME(EDOM),
-	ERRNO_NAME(ERANGE), ERRNO_NAME(EDEADLK), ERRNO_NAME(ENAMETOOLONG),
-	ERRNO_NAME(ENOLCK), ERRNO_NAME(ENOSYS), ERRNO_NAME(ENOTEMPTY),
-	ERRNO_NAME(ELOOP), ERRNO_NAME(ENODATA), ERRNO_NAME(ENOLINK),
-	ERRNO_NAME(EPROTO), ERRNO_NAME(EOVERFLOW), ERRNO_NAME(EILSEQ),
-	ERRNO_NAME(ENOTSOCK), ERRNO_NAME(EOPNOTSUPP),
-	ERRNO_NAME(EAFNOSUPPORT), ERRNO_NAME(EADDRINUSE),
-	ERRNO_NAME(ENETDOWN), ERRNO_NAME(ENETUNREACH),
-	ERRNO_NAME(ENETRESET), ERRNO_NAME(ECONNABORTED),
-	ERRNO_NAME(ECONNRESET), ERRNO_NAME(ENOBUFS), ERRNO_NAME(EISCONN),
-	ERRNO_NAME(ENOTCONN), ERRNO_NAME(ESHUTDOWN), ERRNO_NAME(ETIMEDOUT),
-	ERRNO_NAME(ECONNREFUSED), ERRNO_NAME(EHOSTDOWN),
-	ERRNO_NAME(EHOSTUNREACH), ERRNO_NAME(EALREADY),
-	ERRNO_NAME(EINPROGRESS), ERRNO_NAME(ESTALE), ERRNO_NAME(EREMOTEIO),
-	ERRNO_NAME(EDQUOT), ERRNO_NAME(ENOMEDIUM), ERRNO_NAME(ECANCELED),
-	ERRNO_NAME(ENOKEY), ERRNO_NAME(EKEYEXPIRED),
-	ERRNO_NAME(EKEYREVOKED), ERRNO_NAME(EKEYREJECTED),
-	/*
-	 * Kernel-internal codes (include/linux/errno.h).  They must never
-	 * reach user space, but NFS bugs have leaked them before, and
-	 * that is exactly what this lab hunts for.
-	 */
-	{ 512, "ERESTARTSYS" }, { 518, "EOPENSTALE" },
-	{ 521, "EBADHANDLE" }, { 522, "ENOTSYNC" }, { 523, "EBADCOOKIE" },
-	{ 524, "ENOTSUPP" }, { 525, "ETOOSMALL" }, { 526, "ESERVERFAULT" },
-	{ 527, "EBADTYPE" }, { 528, "EJUKEBOX" },
-};
-
-/* NULL when the value is not in the table. */
-const char *probe_errno_name(int err)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(errno_names); i++)
-		if (errno_names[i].value == err)
-			return errno_names[i].name;
-	return NULL;
-}
-
-/* The name, or "E<number>" for values the table does not know. */
-void probe_errno_label(int err, char *buf, size_t len)
-{
-	const char *name = probe_errno_name(err);
-
-	if (name)
-		snprintf(buf, len, "%s", name);
-	else
-		snprintf(buf, len, "E%d", err);
 }

@@ -55,12 +55,11 @@ int probe_parse_mask(const char *spec, unsigned int *mask,
 int probe_parse_sync(const char *name, enum probe_sync *sync);
 int probe_parse_call(const char *name, enum probe_call *call);
 
+int probe_opt_error(int ret, char *const argv[], char *err, size_t errlen);
+
 const char *probe_call_name(enum probe_call call);
 const char *probe_sync_name(enum probe_sync sync);
 unsigned int probe_at_flags(const struct probe_args *args);
-
-const char *probe_errno_name(int err);
-void probe_errno_label(int err, char *buf, size_t len);
 
 const char *probe_usage(void);
 

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include "lab_errname.h"
 #include "probe_args.h"
 #include "probe_fmt.h"
 
@@ -461,7 +462,7 @@ void probe_print_json_error(FILE *f, const struct probe_report *rep, int err)
 {
 	char name[32];
 
-	probe_errno_label(err, name, sizeof(name));
+	lab_errlabel(err, name, sizeof(name));
 	json_head(f, rep);
 	fprintf(f, ",\"error\":\"%s\",\"errno\":%d}\n", name, err);
 }

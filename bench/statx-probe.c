@@ -7,7 +7,9 @@
  * invalid flag combinations, and the output is either test-statx style
  * text or a single JSON line for the matrix runner.
  *
- * Exit status: 0 the call succeeded, 1 it failed, 2 usage error.
+ * Exit status: 0 the call succeeded, 1 it failed, 2 usage error or no
+ * such PATH (ENOENT: bad input, though its JSON is printed all the same).
+ * Every error is one line on stderr.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,11 +17,18 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lab_errname.h"
 #include "probe_args.h"
 #include "probe_fmt.h"
 
 #define EXIT_CALL_FAILED	1
 #define EXIT_USAGE		2
+
+/* No such PATH is bad input, as a bad option is; other errors are results */
+static int failure_status(int err)
+{
+	return err == ENOENT ? EXIT_USAGE : EXIT_CALL_FAILED;
+}
 
 /*
  * Straight to the kernel: glibc's statx() quietly emulates the call
@@ -90,7 +99,7 @@ static void report_failure(const struct probe_args *args, const char *op,
 	struct probe_report rep;
 	char name[32];
 
-	probe_errno_label(err, name, sizeof(name));
+	lab_errlabel(err, name, sizeof(name));
 	fprintf(stderr, "%s: %s(%s): %s (%s)\n", PROBE_PROG, op, args->path,
 		name, strerror(err));
 	if (args->json && !args->quiet) {
@@ -147,7 +156,7 @@ static int run_probe(const struct probe_args *args)
 	err = open_target(args, &tgt);
 	if (err) {
 		report_failure(args, "open", err);
-		return EXIT_CALL_FAILED;
+		return failure_status(err);
 	}
 	for (i = 0; i < args->repeat; i++) {
 		memset(&stx, 0, sizeof(stx));
@@ -159,7 +168,7 @@ static int run_probe(const struct probe_args *args)
 		close(tgt.fd);
 	if (err) {
 		report_failure(args, probe_call_name(args->call), err);
-		return EXIT_CALL_FAILED;
+		return failure_status(err);
 	}
 	report_success(args, &stx);
 	return 0;
@@ -173,8 +182,6 @@ int main(int argc, char *argv[])
 
 	if (probe_parse_args(&args, argc, argv, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", PROBE_PROG, err);
-		fprintf(stderr, "Try '%s --help' for more information.\n",
-			PROBE_PROG);
 		return EXIT_USAGE;
 	}
 	if (args.help) {

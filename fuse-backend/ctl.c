@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fusecount.h"
+#include "ctl.h"
 
 /* A client with no command and no reply progress for that long goes */
 #define FC_CTL_IDLE_MS	5000

@@ -5,12 +5,14 @@
  *
  *   fusecount-ctl SOCKET stats|reset|trace on|off|dump|delay US
  *
- * Exit status: 0 for a reply, 1 when the socket cannot be reached or the
- * reply is an error or incomplete, 2 for bad usage.  The daemon reads one
+ * Exit status: 0 for a reply; 2 for bad usage, no socket at SOCKET, or a
+ * command the daemon refuses (its "error: ..." line); 1 when the socket
+ * cannot be reached otherwise or the reply is incomplete.  The daemon reads one
  * command per line: a word holding a newline (or any control character)
  * is refused here, so that no argument can carry a second command.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +27,40 @@
 
 static const char *prog = "fusecount-ctl";
 
+#define CTL_USAGE	"usage: fusecount-ctl SOCKET stats|reset|trace on|off|dump|delay US"
+
 static int bad_usage(void)
 {
-	fprintf(stderr, "usage: %s SOCKET stats|reset|trace on|off|dump|delay US\n",
-		prog);
+	fprintf(stderr, "%s\n", CTL_USAGE);
 	return 2;
+}
+
+static const struct option ctl_options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/*
+ * Options come before SOCKET ('+': getopt stops at the first word that
+ * is none, so a command word is never taken for an option).  Return:
+ * the index of SOCKET, or -1 after --help, or -2 for a bad option.
+ */
+static int parse_options(int argc, char **argv)
+{
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:h", ctl_options,
+				  NULL)) != -1) {
+		if (opt == 'h') {
+			printf("%s\n", CTL_USAGE);
+			return -1;
+		}
+		fprintf(stderr, "%s: unknown option '%s'\n", prog,
+			argv[optind - 1]);
+		return -2;
+	}
+	return optind;
 }
 
 /* Return: the first word with a control character, or NULL */
@@ -140,6 +171,11 @@ int main(int argc, char **argv)
 	size_t len;
 	int fd, n, res;
 
+	n = parse_options(argc, argv);
+	if (n < 0)
+		return n == -1 ? 0 : 2;
+	argc -= n - 1;
+	argv += n - 1;
 	if (argc < 3)
 		return bad_usage();
 	path = argv[1];
@@ -155,10 +191,11 @@ int main(int argc, char **argv)
 
 	fd = ctl_connect(path);
 	if (fd == -1) {
+		res = errno;
 		fprintf(stderr,
 			"%s: %s: %s (is fusecount running with -o ctl=%s?)\n",
-			prog, path, strerror(errno), path);
-		return 1;
+			prog, path, strerror(res), path);
+		return res == ENOENT || res == ENOTDIR ? 2 : 1;
 	}
 	if (send(fd, line, n, MSG_NOSIGNAL) != n) {
 		fprintf(stderr, "%s: %s: send: %s\n", prog, path,
@@ -178,7 +215,11 @@ int main(int argc, char **argv)
 	res = check_reply(argc == 3 && !strcmp(argv[2], "dump"), reply, len);
 	if (res < 0)
 		fprintf(stderr, "%s: %s: incomplete reply\n", prog, path);
+	/* A refusal names the command it refuses, on its one line */
+	if (res > 0)
+		fprintf(stderr, "%s: '%.*s': ", prog, n - 1, line);
 	fwrite(reply, 1, len, res ? stderr : stdout);
 	free(reply);
-	return res ? 1 : 0;
+	/* The daemon refused the command: bad usage, as a bad option */
+	return res > 0 ? 2 : res < 0 ? 1 : 0;
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fusecount.h"
+#include "inode.h"
 
 _Static_assert(sizeof(fuse_ino_t) >= sizeof(uintptr_t),
 	       "fuse_ino_t too small to hold a pointer");

@@ -23,7 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fusecount.h"
+#include "loop.h"
+#include "req.h"
+#include "stats.h"
+#include "statx.h"
+#include "trace.h"
 
 #define FC_WAKE_SIG	SIGUSR1	/* interrupts a worker's read() */
 
@@ -126,6 +130,20 @@ static void fc_delay(struct fuse_session *se, unsigned int us)
 		;
 }
 
+/* Answer FUSE_STATX through fc_io_writev(), as libfuse's replies go */
+static void fc_loop_statx(struct fc_data *d, int fd, const void *buf,
+			  size_t len)
+{
+	struct fc_statx_reply rep;
+	struct iovec iov = { .iov_base = &rep };
+
+	iov.iov_len = fc_statx_answer(d, buf, len, &rep);
+	/* ENOENT: the request was interrupted, and nobody waits any more */
+	if (fc_io_writev(fd, &iov, 1, NULL) == -1 && errno != ENOENT)
+		fuse_log(FUSE_LOG_ERR, "fusecount: STATX reply: %s\n",
+			 strerror(errno));
+}
+
 /* Count, delay, dispatch and trace one request of @len bytes */
 static void fc_loop_dispatch(struct fc_worker *w, size_t len)
 {
@@ -150,7 +168,7 @@ static void fc_loop_dispatch(struct fc_worker *w, size_t len)
 		fc_delay(w->se, delay_us);
 	/* With nostatx, libfuse answers ENOSYS as a daemon without statx */
 	if (fc_cur.req.opcode == FUSE_STATX && !d->nostatx)
-		fc_statx_handle(d, fuse_session_fd(w->se), w->buf.mem, len);
+		fc_loop_statx(d, fuse_session_fd(w->se), w->buf.mem, len);
 	else
 		fuse_session_process_buf(w->se, &w->buf);
 	/* FORGET and the like have no reply */

@@ -23,7 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fusecount.h"
+#include "ctl.h"
+#include "loop.h"
+#include "ops.h"
 
 enum {
 	FC_EXIT_OK,
@@ -93,14 +95,9 @@ static const char *const fc_rdp_names[] = {
 	[FC_RDP_OFF] = "off",
 };
 
-static void fc_usage(FILE *f)
-{
-	fprintf(f, "usage: fusecount [options] BACKING_DIR MOUNTPOINT\n");
-}
-
 static void fc_help(void)
 {
-	fc_usage(stdout);
+	printf("usage: fusecount [options] BACKING_DIR MOUNTPOINT\n");
 	printf("\nServe BACKING_DIR at MOUNTPOINT, counting FUSE requests.\n\n"
 	       "    -o entry_timeout=SECS    name cache timeout (1.0)\n"
 	       "    -o attr_timeout=SECS     attribute cache timeout (1.0)\n"
@@ -311,8 +308,9 @@ static bool fc_check_dir(const char *what, const char *path)
 	struct stat st;
 
 	if (!path) {
-		fprintf(stderr, "fusecount: missing %s\n", what);
-		fc_usage(stderr);
+		fprintf(stderr,
+			"fusecount: missing %s (usage: fusecount [options] BACKING_DIR MOUNTPOINT)\n",
+			what);
 		return false;
 	}
 	if (stat(path, &st) == -1) {
@@ -332,11 +330,10 @@ static int fc_parse_args(struct fuse_args *args, struct fc_config *cfg,
 			 struct fuse_cmdline_opts *opts,
 			 struct fc_settings *set)
 {
+	/* libfuse has said what is wrong, in one line */
 	if (fuse_opt_parse(args, cfg, fc_opts, fc_opt_proc) == -1 ||
-	    fuse_parse_cmdline(args, opts) == -1) {
-		fc_usage(stderr);
+	    fuse_parse_cmdline(args, opts) == -1)
 		return FC_EXIT_USAGE;
-	}
 	if (opts->show_help) {
 		fc_help();
 		return FC_EXIT_OK;

@@ -21,7 +21,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "fusecount.h"
+#include "ops.h"
 
 /* An open directory; its address is the fh the kernel hands back */
 struct fc_dirp {

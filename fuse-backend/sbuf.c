@@ -3,11 +3,12 @@
  * fusecount: a growing string buffer for control-socket replies, and the
  * JSON string escaping they need.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fusecount.h"
+#include "sbuf.h"
 
 void fc_sb_init(struct fc_sb *sb)
 {

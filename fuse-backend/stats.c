@@ -10,26 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fusecount.h"
-
-#define FC_OP(name)	[FUSE_##name] = #name
-
-/* Indexed by the kernel header's own enum, so the numbers cannot drift */
-static const char *const fc_opcode_names[FC_NR_OPCODES] = {
-	FC_OP(LOOKUP), FC_OP(FORGET), FC_OP(GETATTR), FC_OP(SETATTR),
-	FC_OP(READLINK), FC_OP(SYMLINK), FC_OP(MKNOD), FC_OP(MKDIR),
-	FC_OP(UNLINK), FC_OP(RMDIR), FC_OP(RENAME), FC_OP(LINK),
-	FC_OP(OPEN), FC_OP(READ), FC_OP(WRITE), FC_OP(STATFS),
-	FC_OP(RELEASE), FC_OP(FSYNC), FC_OP(SETXATTR), FC_OP(GETXATTR),
-	FC_OP(LISTXATTR), FC_OP(REMOVEXATTR), FC_OP(FLUSH), FC_OP(INIT),
-	FC_OP(OPENDIR), FC_OP(READDIR), FC_OP(RELEASEDIR), FC_OP(FSYNCDIR),
-	FC_OP(GETLK), FC_OP(SETLK), FC_OP(SETLKW), FC_OP(ACCESS),
-	FC_OP(CREATE), FC_OP(INTERRUPT), FC_OP(BMAP), FC_OP(DESTROY),
-	FC_OP(IOCTL), FC_OP(POLL), FC_OP(NOTIFY_REPLY), FC_OP(BATCH_FORGET),
-	FC_OP(FALLOCATE), FC_OP(READDIRPLUS), FC_OP(RENAME2), FC_OP(LSEEK),
-	FC_OP(COPY_FILE_RANGE), FC_OP(SETUPMAPPING), FC_OP(REMOVEMAPPING),
-	FC_OP(SYNCFS), FC_OP(TMPFILE), FC_OP(STATX),
-};
+#include "stats.h"
 
 static const char *const fc_sync_names[FC_SYNC_NR] = {
 	[FC_SYNC_AS_STAT] = "as-stat",
@@ -37,14 +18,6 @@ static const char *const fc_sync_names[FC_SYNC_NR] = {
 	[FC_SYNC_DONT] = "dont",
 	[FC_SYNC_INVALID] = "invalid",
 };
-
-/* Return: the opcode's name, or NULL if it has none below 64 */
-const char *fc_opcode_name(uint32_t opcode)
-{
-	if (opcode >= FC_NR_OPCODES)
-		return NULL;
-	return fc_opcode_names[opcode];
-}
 
 enum fc_sync fc_sync_mode(uint32_t sx_flags)
 {

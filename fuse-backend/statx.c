@@ -14,9 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/uio.h>
 
-#include "fusecount.h"
+#include "statx.h"
 
 #ifndef STATX__RESERVED
 #define STATX__RESERVED 0x80000000U
@@ -30,40 +29,6 @@ _Static_assert(offsetof(struct fuse_statx, btime) ==
 _Static_assert(sizeof(struct fc_statx_reply) ==
 	       sizeof(struct fuse_out_header) + sizeof(struct fuse_statx_out),
 	       "the reply must have no padding");
-
-/**
- * fusecount_statx_decode() - check and read a raw FUSE_STATX request
- * @buf: the request as read from /dev/fuse
- * @len: bytes read
- * @out: the request; unique and nodeid are filled in whenever a whole
- *	 header is present, so that even a bad request can be answered
- *
- * Return: 0, or -EINVAL unless the header's length equals @len and both
- * are exactly a header plus struct fuse_statx_in, with no extensions.
- */
-int fusecount_statx_decode(const void *buf, size_t len,
-			   struct fc_statx_req *out)
-{
-	struct fuse_in_header in;
-	struct fuse_statx_in arg;
-
-	memset(out, 0, sizeof(*out));
-	if (!buf || len < sizeof(in))
-		return -EINVAL;
-	memcpy(&in, buf, sizeof(in));
-	out->unique = in.unique;
-	out->nodeid = in.nodeid;
-	if (in.opcode != FUSE_STATX || in.len != len ||
-	    len != sizeof(in) + sizeof(arg) || in.total_extlen)
-		return -EINVAL;
-
-	memcpy(&arg, (const char *)buf + sizeof(in), sizeof(arg));
-	out->getattr_flags = arg.getattr_flags;
-	out->fh = arg.fh;
-	out->sx_flags = arg.sx_flags;
-	out->sx_mask = arg.sx_mask;
-	return 0;
-}
 
 /* As libfuse does for attr_valid: whole seconds, then nanoseconds */
 static void fc_timeout_split(double t, uint64_t *sec, uint32_t *nsec)
@@ -203,37 +168,19 @@ static int fc_statx_do(struct fc_data *d, const struct fc_statx_req *rq,
 	return 0;
 }
 
-static void fc_statx_send(int fd, void *msg, size_t len)
-{
-	struct iovec iov = { .iov_base = msg, .iov_len = len };
-
-	/* ENOENT: the request was interrupted, and nobody waits any more */
-	if (fc_io_writev(fd, &iov, 1, NULL) == -1 && errno != ENOENT)
-		fuse_log(FUSE_LOG_ERR, "fusecount: STATX reply: %s\n",
-			 strerror(errno));
-}
-
-static void fc_statx_reply_err(int fd, uint64_t unique, int err)
-{
-	struct fuse_out_header hdr = {
-		.len = sizeof(hdr),
-		.error = err,
-		.unique = unique,
-	};
-
-	fc_statx_send(fd, &hdr, sizeof(hdr));
-}
-
 /**
- * fc_statx_handle() - answer one raw FUSE_STATX request, exactly once
+ * fc_statx_answer() - the one reply to a raw FUSE_STATX request
  * @d: daemon state
- * @fd: the session fd, where the reply goes
  * @buf: the request
  * @len: its length as read
+ * @rep: the reply, filled in
+ *
+ * Return: the reply's length: all of @rep, or its bare header carrying
+ * an error.  The caller sends it.
  */
-void fc_statx_handle(struct fc_data *d, int fd, const void *buf, size_t len)
+size_t fc_statx_answer(struct fc_data *d, const void *buf, size_t len,
+		       struct fc_statx_reply *rep)
 {
-	struct fc_statx_reply rep;
 	struct fc_statx_req rq;
 	struct statx stx;
 	int err;
@@ -248,10 +195,13 @@ void fc_statx_handle(struct fc_data *d, int fd, const void *buf, size_t len)
 			 (unsigned long long)rq.nodeid, rq.sx_flags,
 			 rq.sx_mask, err);
 	if (err) {
-		fc_statx_reply_err(fd, rq.unique, err);
-		return;
+		memset(&rep->hdr, 0, sizeof(rep->hdr));
+		rep->hdr.len = sizeof(rep->hdr);
+		rep->hdr.error = err;
+		rep->hdr.unique = rq.unique;
+		return sizeof(rep->hdr);
 	}
-	fc_statx_build(&rep, rq.unique, &stx, d->attr_timeout);
-	fc_statx_drop(&rep.out.stat, d->statx_drop);
-	fc_statx_send(fd, &rep, sizeof(rep));
+	fc_statx_build(rep, rq.unique, &stx, d->attr_timeout);
+	fc_statx_drop(&rep->out.stat, d->statx_drop);
+	return sizeof(*rep);
 }

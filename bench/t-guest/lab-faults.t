@@ -20,17 +20,7 @@ fb=$lab_top/build/bench/fusebench
 [ -x "$lab_top/build/nfs-lab/labcase" ] || lab_skip "labcase not built (make -C nfs-lab)"
 env --default-signal=INT true 2>/dev/null || lab_skip "env --default-signal missing"
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if eval "$1" >/dev/null 2>&1; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$lab_top/scripts/tap.sh"
 
 # Odd paths: the kernels are reached through a cache directory with
 # spaces and metacharacters (links to the real ones).

@@ -14,18 +14,8 @@ lab_kernel patched
 [ -x "$lab_top/build/bench/fusebench" ] || lab_skip "fusebench not built (make -C bench)"
 env --default-signal=INT true 2>/dev/null || lab_skip "env --default-signal missing"
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if eval "$1" >/dev/null 2>&1; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/#   /' "$lab_tmp/log" | tail -n 5
-		failed=$((failed + 1))
-	fi
-}
+. "$lab_top/scripts/tap.sh"
+TAP_DIAG=$lab_tmp/log
 
 alive() {
 	st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]

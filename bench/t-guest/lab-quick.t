@@ -14,19 +14,7 @@ lab_kernel stock
 lab_kernel patched
 [ -x "$lab_top/build/bench/fusebench" ] || lab_skip "fusebench not built (make -C bench)"
 
-n=0
-failed=0
-# is GOT WANT DESCRIPTION
-is() {
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then
-		echo "ok $n - $3"
-	else
-		echo "not ok $n - $3"
-		echo "#   got '$1', want '$2'"
-		failed=$((failed + 1))
-	fi
-}
+. "$lab_top/scripts/tap.sh"
 
 res=$lab_tmp/res
 echo "1..47"

@@ -8,21 +8,8 @@ compare=$here/../compare
 fx=$here/fixtures
 command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if eval "$1" >/dev/null 2>&1; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/#   /' "$tmp/out" 2>/dev/null || true
-		failed=$((failed + 1))
-	fi
-}
+. "$here/lib.sh"
+TAP_DIAG=$tmp/out
 
 # B: patched's deep DONT_SYNC now costs 2, stock's ls cold N=100 is gone,
 # a new case appears, and optin's deep walk got ten times slower.

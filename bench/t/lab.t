@@ -22,21 +22,7 @@ done
 env --default-signal=INT true 2>/dev/null ||
 	{ echo "1..0 # SKIP env --default-signal missing (coreutils < 9)"; exit 0; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if eval "$1" >/dev/null 2>&1; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		sed 's/^/#   /' "$tmp/err" 2>/dev/null | tail -n 5
-		failed=$((failed + 1))
-	fi
-}
+. "$here/lib.sh"
 
 # A private TMPDIR and kernel cache, both with spaces and shell/regex
 # metacharacters: the NFS stand-in never boots the kernels.

@@ -14,22 +14,7 @@ if [ ! -x "$lsx" ]; then
 fi
 command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-failed=0
-
-# is GOT WANT DESCRIPTION
-is() {
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then
-		echo "ok $n - $3"
-	else
-		echo "not ok $n - $3"
-		echo "#   got '$1', want '$2'"
-		failed=$((failed + 1))
-	fi
-}
+. "$here/lib.sh"
 
 # json FORM [--dont-sync]: lsx's summary of $d; the field asked for
 json() {
@@ -69,7 +54,7 @@ is "$("$lsx" --form plain "$d" 2>&1 >/dev/null)" \
 	"the text summary goes to stderr"
 rc=0
 "$lsx" "$tmp/nope" >/dev/null 2>&1 || rc=$?
-is $rc 1 "a missing directory: exit 1"
+is $rc 2 "a missing directory: exit 2"
 rc=0
 "$lsx" --form wide "$d" >/dev/null 2>&1 || rc=$?
 is $rc 2 "a usage error: exit 2"

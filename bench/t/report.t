@@ -17,13 +17,10 @@ done
 
 # has FILE LINE DESCRIPTION: FILE holds LINE, exactly
 has() {
-	n=$((n + 1))
 	if grep -qxF -- "$2" "$1"; then
-		echo "ok $n - $3"
+		tap_result 0 "$3"
 	else
-		echo "not ok $n - $3"
-		echo "#   no line: $2"
-		failed=$((failed + 1))
+		tap_result 1 "$3" "no line: $2"
 	fi
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "lab_errname.h"
 #include "probe_args.h"
 #include "probe_fmt.h"
 
@@ -222,6 +223,9 @@ static void test_args_defaults(void)
 	   !strcmp(a.path, "-weird"), "'--' ends options");
 	ok(parse_line("-", &a, err, sizeof(err)) == 0 &&
 	   !strcmp(a.path, "-"), "'-' is a path");
+	ok(parse_line("x --js --mas ino", &a, err, sizeof(err)) == 0 &&
+	   a.json && a.mask == STATX_INO && !strcmp(a.path, "x"),
+	   "getopt_long: unique abbreviations, options after PATH");
 }
 
 static void test_args_errors(void)
@@ -234,6 +238,9 @@ static void test_args_errors(void)
 	args_bad("-x foo", "unknown option '-x'");
 	args_bad("x --mask", "option '--mask' needs a value");
 	args_bad("--json=1 x", "option '--json' takes no value");
+	args_bad("--help=1 x", "option '--help' takes no value");
+	args_bad("--no x", "unknown option '--no'");	/* ambiguous */
+	args_bad("--mask=", "empty mask (use 'none' for 0)");
 	args_bad("--call bogus x", "unknown call 'bogus'");
 	args_bad("--sync bogus x", "unknown sync mode 'bogus'");
 	args_bad("--repeat 0 x", "bad repeat count '0' (want 1..4294967295)");
@@ -258,29 +265,29 @@ static void test_errno_names(void)
 	char buf[32];
 	int e, dups = 0;
 
-	is_str(probe_errno_name(ENOENT), "ENOENT", "ENOENT named");
-	is_str(probe_errno_name(ENOTDIR), "ENOTDIR", "ENOTDIR named");
-	is_str(probe_errno_name(ENAMETOOLONG), "ENAMETOOLONG",
+	is_str(lab_errname(ENOENT), "ENOENT", "ENOENT named");
+	is_str(lab_errname(ENOTDIR), "ENOTDIR", "ENOTDIR named");
+	is_str(lab_errname(ENAMETOOLONG), "ENAMETOOLONG",
 	       "ENAMETOOLONG named");
-	is_str(probe_errno_name(EINVAL), "EINVAL", "EINVAL named");
-	is_str(probe_errno_name(ESTALE), "ESTALE", "ESTALE named");
-	is_str(probe_errno_name(EOPNOTSUPP), "EOPNOTSUPP",
+	is_str(lab_errname(EINVAL), "EINVAL", "EINVAL named");
+	is_str(lab_errname(ESTALE), "ESTALE", "ESTALE named");
+	is_str(lab_errname(EOPNOTSUPP), "EOPNOTSUPP",
 	       "EOPNOTSUPP (== ENOTSUP) named once");
-	is_str(probe_errno_name(EAGAIN), "EAGAIN", "EAGAIN named");
-	is_str(probe_errno_name(524), "ENOTSUPP", "kernel-internal 524");
-	ok(probe_errno_name(9999) == NULL, "unknown errno has no name");
-	probe_errno_label(9999, buf, sizeof(buf));
+	is_str(lab_errname(EAGAIN), "EAGAIN", "EAGAIN named");
+	is_str(lab_errname(524), "ENOTSUPP", "kernel-internal 524");
+	ok(lab_errname(9999) == NULL, "unknown errno has no name");
+	lab_errlabel(9999, buf, sizeof(buf));
 	is_str(buf, "E9999", "unknown errno labelled E9999");
-	probe_errno_label(EACCES, buf, sizeof(buf));
+	lab_errlabel(EACCES, buf, sizeof(buf));
 	is_str(buf, "EACCES", "label of EACCES");
 
-	/* Two values sharing one name means a typo in the table. */
+	/* Two values sharing one name: a typo in the kernel's table. */
 	for (e = 1; e < 600; e++) {
-		const char *a = probe_errno_name(e);
+		const char *a = lab_errname(e);
 		int f;
 
 		for (f = e + 1; a && f < 600; f++)
-			if (probe_errno_name(f) && !strcmp(a, probe_errno_name(f)))
+			if (lab_errname(f) && !strcmp(a, lab_errname(f)))
 				dups++;
 	}
 	ok(dups == 0, "no errno name is used for two values");

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fusecount.h"
+#include "ctl.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

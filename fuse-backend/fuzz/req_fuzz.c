@@ -9,7 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fusecount.h"
+#include "stats.h"
+#include "trace.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

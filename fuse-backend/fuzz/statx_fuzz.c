@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fusecount.h"
+#include "statx.h"
 
 #define EXACT	(sizeof(struct fuse_in_header) + \
 		 sizeof(struct fuse_statx_in))

@@ -25,62 +25,62 @@ do
 	i=$((i + 1))
 done
 
-run "$TMP/out" "$TMP/err" $CTL "$S" stats
-t_ok $rc 'stats: exit 0'
-if have_jq; then
+counts_ok() {
 	jq -e '.LOOKUP == 3 and .GETATTR == 1 and .STATX == 1 and
-	       .total == 5 and .statx_sync.force == 1' "$TMP/out" >/dev/null
-	t_ok $? 'stats: the counts, as JSON'
+	       .total == 5 and .statx_sync.force == 1' "$TMP/out"
+}
+
+dump_ok() {
+	sed '$d' "$TMP/out" | jq -e -s 'length == 5 and
+		(map(.op) == ["LOOKUP","LOOKUP","LOOKUP","GETATTR","STATX"]) and
+		.[4].sx_flags == "0x2000"'
+}
+
+run "$TMP/out" "$TMP/err" $CTL "$S" stats
+is "$rc" 0 'stats: exit 0'
+if have_jq; then
+	ok counts_ok 'stats: the counts, as JSON'
 else
-	t_skip 'jq not installed'
+	skip 'jq not installed'
 fi
 
 run "$TMP/out" "$TMP/err" $CTL "$S" dump
-[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = end ] &&
-	[ "$(grep -c '^{"seq":' "$TMP/out")" -eq 5 ]
-t_ok $? 'dump: five requests, then end'
+is "$rc/$(tail -n 1 "$TMP/out")/$(grep -c '^{"seq":' "$TMP/out")" 0/end/5 \
+	'dump: five requests, then end'
 if have_jq; then
-	sed '$d' "$TMP/out" | jq -e -s 'length == 5 and
-		(map(.op) == ["LOOKUP","LOOKUP","LOOKUP","GETATTR","STATX"]) and
-		.[4].sx_flags == "0x2000"' >/dev/null
-	t_ok $? 'dump: JSON lines in request order'
+	ok dump_ok 'dump: JSON lines in request order'
 else
-	t_skip 'jq not installed'
+	skip 'jq not installed'
 fi
 
 run "$TMP/out" "$TMP/err" $CTL "$S" trace off
-[ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = ok ]
-t_ok $? 'trace off: ok'
+is "$rc/$(cat "$TMP/out")" 0/ok 'trace off: ok'
 
 run "$TMP/out" "$TMP/err" $CTL "$S" reset
-[ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = ok ]
-t_ok $? 'reset: ok'
+is "$rc/$(cat "$TMP/out")" 0/ok 'reset: ok'
 run "$TMP/out" "$TMP/err" $CTL "$S" stats
-[ "$rc" -eq 0 ] && grep -q '^{"total":0,' "$TMP/out"
-t_ok $? 'stats after reset: total 0'
+ok '[ "$rc" -eq 0 ] && grep -q "^{\"total\":0," "$TMP/out"' \
+	'stats after reset: total 0'
 
 run "$TMP/out" "$TMP/err" $CTL "$S" bogus
-[ "$rc" -eq 1 ] && grep -q '^error: unknown command' "$TMP/err"
-t_ok $? 'unknown command: error, exit 1'
+ok '[ "$rc" -eq 2 ] && grep -qx "fusecount-ctl: .bogus.: error: unknown command.*" "$TMP/err"' \
+	'unknown command: the daemon says why, exit 2'
 run "$TMP/out" "$TMP/err" $CTL "$S" trace
-[ "$rc" -eq 1 ] && grep -q '^error: usage: trace on|off' "$TMP/err"
-t_ok $? 'trace without on|off: error, exit 1'
+ok '[ "$rc" -eq 2 ] && grep -qx "fusecount-ctl: .trace.: error: usage: trace on|off" "$TMP/err"' \
+	'trace without on|off: error, exit 2'
 
 run "$TMP/out" "$TMP/err" $CTL "$S"
-[ "$rc" -eq 2 ] && grep -q '^usage:' "$TMP/err"
-t_ok $? 'no command: usage, exit 2'
+ok '[ "$rc" -eq 2 ] && grep -q "^usage:" "$TMP/err"' 'no command: usage, exit 2'
 run "$TMP/out" "$TMP/err" $CTL "$S" "$(printf '%300s' x)"
-[ "$rc" -eq 2 ]
-t_ok $? 'overlong command: usage, exit 2'
+is "$rc" 2 'overlong command: usage, exit 2'
 
 run "$TMP/out" "$TMP/err" $CTL "$TMP/none" stats
-[ "$rc" -eq 1 ] && grep -q 'No such file or directory (is fusecount running' \
-	"$TMP/err"
-t_ok $? 'no socket: a clear message, exit 1'
+ok '[ "$rc" -eq 2 ] &&
+	grep -q "No such file or directory (is fusecount running" "$TMP/err"' \
+	'no socket: a clear message, exit 2'
 
 kill "$srv"
 wait "$srv" || true
 srv=
-[ ! -e "$S" ]
-t_ok $? 'the server removes its socket file on SIGTERM'
-t_done
+ok '[ ! -e "$S" ]' 'the server removes its socket file on SIGTERM'
+exit $failed

@@ -75,50 +75,50 @@ idle() {
 echo 1..11
 S=$TMP/sub/ctl
 serve "$S"
-t_cond '[ -S "$S" ] && [ "$(mode "$S")" = 600 ]' \
+ok '[ -S "$S" ] && [ "$(mode "$S")" = 600 ]' \
 	"umask 0: the socket is mode 0600 ($(mode "$S"))"
-t_cond '[ "$(mode "$TMP/sub")" = 700 ]' \
+ok '[ "$(mode "$TMP/sub")" = 700 ]' \
 	"its directory, made by the server, is 0700 ($(mode "$TMP/sub"))"
 unserve
-t_cond '[ ! -e "$S" ] && [ ! -e "$TMP/sub" ]' \
+ok '[ ! -e "$S" ] && [ ! -e "$TMP/sub" ]' \
 	'SIGTERM: the socket file and the directory made for it go'
 
 # The rest in the private directory mktemp made
 S=$TMP/ctl
 serve "$S"
-t_cond '[ "$(mode "$S")" = 600 ]' \
+ok '[ "$(mode "$S")" = 600 ]' \
 	"umask 0, a directory that exists: the socket is 0600 too ($(mode "$S"))"
 idle >"$TMP/idle" || true
 read -r secs status reply <"$TMP/idle" || true
 secs=${secs:-99} status=${status:-1} reply=${reply:-}
-t_cond '[ "$status" -eq 0 ] && [ "${reply#\{}" != "$reply" ] &&
+ok '[ "$status" -eq 0 ] && [ "${reply#\{}" != "$reply" ] &&
 	awk -v s="$secs" "BEGIN { exit !(s < 1) }"' \
 	"3 idle clients and a half line: stats answered in $secs s (< 1 s)"
-[ "$status" -eq 0 ] || t_diag "$TMP/idle"
+[ "$status" -eq 0 ] || diag "$TMP/idle"
 
 talk nul >"$TMP/out" || true
-t_cond 'head -n 1 "$TMP/out" | grep -q "^error: invalid byte" &&
+ok 'head -n 1 "$TMP/out" | grep -q "^error: invalid byte" &&
 	sed -n 2p "$TMP/out" | grep -q "^{"' \
 	'a line with a NUL: error, and the next line on the same connection is served'
 talk long >"$TMP/out" || true
-t_cond 'head -n 1 "$TMP/out" | grep -qx "error: line too long" &&
+ok 'head -n 1 "$TMP/out" | grep -qx "error: line too long" &&
 	sed -n 2p "$TMP/out" | grep -q "^{"' \
 	'a line over 256 bytes: error, and the connection goes on'
 
 nl='
 '
 run "$TMP/out" "$TMP/err" $VALGRIND "$CTL" "$S" "stats${nl}reset"
-t_cond '[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+ok '[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 	[ ! -s "$TMP/out" ]' \
 	'fusecount-ctl: a newline in an argument, exit 2 and one line'
-t_diag "$TMP/err"
+diag "$TMP/err"
 run "$TMP/out" "$TMP/err" $VALGRIND "$CTL" "$S" trace "on${nl}reset"
-t_cond '[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]' \
+ok '[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]' \
 	'... in the second word too'
 run "$TMP/out" "$TMP/err" "$CTL" "$S" stats
-t_cond '[ "$rc" -eq 0 ] && grep -q "\"total\":5" "$TMP/out"' \
+ok '[ "$rc" -eq 0 ] && grep -q "\"total\":5" "$TMP/out"' \
 	'... and no reset was sent (total still 5)'
 unserve
-t_cond '[ ! -e "$S" ] && [ -d "$TMP" ]' \
+ok '[ ! -e "$S" ] && [ -d "$TMP" ]' \
 	'SIGTERM: the socket goes, a directory it did not make stays'
-t_done
+exit $failed

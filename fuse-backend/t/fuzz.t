@@ -7,18 +7,18 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${FUZZ_SECONDS:-20}
 fuzzers="statx_fuzz ctl_fuzz req_fuzz"
 
-command -v clang >/dev/null || { echo "1..0 # SKIP clang not installed"; exit 0; }
+. "$top/scripts/tap.sh"
+
+command -v clang >/dev/null || tap_skip_all "clang not installed"
 echo "1..3"
-n=0
 for f in $fuzzers; do
-	n=$((n + 1))
 	if out=$(make -s -C "$top/fuse-backend" fuzz FUZZERS="$f" \
 		 FUZZ_SECONDS="$secs" 2>&1); then
-		echo "ok $n - $f: ${secs}s without a crash"
+		tap_result 0 "$f: ${secs}s without a crash"
 		echo "$out" | grep -E 'stat::number_of_executed_units|Done' |
 			sed 's/^ */# /' || true
 	else
-		echo "not ok $n - $f crashed"
-		echo "$out" | tail -30 | sed 's/^/# /'
+		tap_result 1 "$f crashed" "$(echo "$out" | tail -30)"
 	fi
 done
+exit $failed

@@ -18,6 +18,7 @@ trap cleanup EXIT
 mkdir "$TMP/back" "$TMP/mnt"
 : >"$TMP/file"
 B=$TMP/back M=$TMP/mnt
+TAP_DIAG=$TMP/err
 
 # expect STATUS PATTERN DESCRIPTION ARGS...
 expect() {
@@ -26,10 +27,9 @@ expect() {
 	run "$TMP/out" "$TMP/err" $VALGRIND "$BUILD/fusecount" --dry-run "$@"
 	if [ "$rc" -eq "$want" ] && cat "$TMP/out" "$TMP/err" | grep -q -e "$pat"
 	then
-		t_ok 0 "$desc"
+		tap_result 0 "$desc"
 	else
-		t_ok 1 "$desc (exit $rc, want $want)"
-		t_diag "$TMP/err"
+		tap_result 1 "$desc" "exit $rc, want $want"
 	fi
 }
 
@@ -39,10 +39,9 @@ bad() {
 		-o "$1" "$B" "$M"
 	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 	   grep -q -e "$3" "$TMP/err"; then
-		t_ok 0 "$2"
+		tap_result 0 "$2"
 	else
-		t_ok 1 "$2 (exit $rc, want 2 and one line)"
-		t_diag "$TMP/err"
+		tap_result 1 "$2" "exit $rc, want 2 and one line"
 	fi
 }
 
@@ -51,9 +50,9 @@ good() {
 	run "$TMP/out" "$TMP/err" $VALGRIND "$BUILD/fusecount" --dry-run \
 		-o "$1" "$B" "$M"
 	if [ "$rc" -eq 0 ] && grep -qx -e "$2" "$TMP/out"; then
-		t_ok 0 "$3"
+		tap_result 0 "$3"
 	else
-		t_ok 1 "$3"
+		tap_result 1 "$3"
 	fi
 }
 
@@ -87,11 +86,11 @@ expect 0 'usage: fusecount' '-h prints usage' -h
 expect 0 'attr_timeout=0$' 'valid options accepted' \
 	-o attr_timeout=0,entry_timeout=0.5,negative_timeout=2 \
 	-o readdirplus=on,delay_us=1000,threads=4,default_permissions "$B" "$M"
-grep -q '^entry_timeout=0.5$' "$TMP/out" &&
-	grep -q '^readdirplus=on$' "$TMP/out" &&
-	grep -q '^threads=4$' "$TMP/out" &&
-	grep -q '^default_permissions=on$' "$TMP/out"
-t_ok $? 'each option reaches the settings'
+ok 'grep -q "^entry_timeout=0.5$" "$TMP/out" &&
+	grep -q "^readdirplus=on$" "$TMP/out" &&
+	grep -q "^threads=4$" "$TMP/out" &&
+	grep -q "^default_permissions=on$" "$TMP/out"' \
+	'each option reaches the settings'
 
 want='expected a mask of STATX_\* bits within 0xfff'
 bad statx_drop=0x1000 'statx_drop=0x1000 (beyond fuse_statx) refused' "$want"
@@ -123,20 +122,19 @@ good deny_uid=65534 'deny_uid=65534' 'deny_uid=65534'
 good deny_uid=0 'deny_uid=0' 'deny_uid=0'
 good ctl="$TMP/c/s",ctl_mode=0660 'ctl_mode=0660' 'ctl_mode=0660'
 run "$TMP/out" "$TMP/err" "$BUILD/fusecount" --dry-run "$B" "$M"
-t_cond 'grep -qx "statx_drop=0x0" "$TMP/out" &&
+ok 'grep -qx "statx_drop=0x0" "$TMP/out" &&
 	grep -qx "deny_uid=none" "$TMP/out" &&
 	grep -qx "ctl_mode=0600" "$TMP/out"' \
 	'defaults: nothing dropped, nobody denied, socket 0600'
 
 (cd "$TMP" && $VALGRIND "$BUILD/fusecount" --dry-run -o ctl=rel.sock \
 	"$B" "$M") >"$TMP/out" 2>&1
-grep -q "^ctl=$TMP/rel.sock\$" "$TMP/out" && [ ! -e "$TMP/rel.sock" ]
-t_ok $? 'a relative ctl path is made absolute, and removed at exit'
+ok 'grep -q "^ctl=$TMP/rel.sock\$" "$TMP/out" && [ ! -e "$TMP/rel.sock" ]' \
+	'a relative ctl path is made absolute, and removed at exit'
 
 expect 1 'exists and is not a socket' 'ctl path that is a regular file' \
 	-o ctl="$TMP/file" "$B" "$M"
-[ -f "$TMP/file" ]
-t_ok $? '... and the file is left alone'
+ok '[ -f "$TMP/file" ]' '... and the file is left alone'
 
 # A socket file nobody listens on: left over by a dead daemon
 perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Local => $ARGV[0])' \
@@ -146,12 +144,12 @@ expect 0 "ctl=$TMP/stale" 'a stale socket file is reused' \
 
 expect 0 "ctl=$TMP/new/ctl\$" 'a missing socket directory is made' \
 	-o ctl="$TMP/new/ctl" "$B" "$M"
-t_cond '[ ! -e "$TMP/new" ]' '... and removed at exit'
+ok '[ ! -e "$TMP/new" ]' '... and removed at exit'
 mkdir -m 0777 "$TMP/wide"
 expect 1 'its directory must be ours and not writable by group or others' \
 	'a socket directory others can write to is refused' \
 	-o ctl="$TMP/wide/ctl" "$B" "$M"
-t_cond '[ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -e "$TMP/wide/ctl" ]' \
+ok '[ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -e "$TMP/wide/ctl" ]' \
 	'... in one line, creating nothing'
 mkdir -m 1777 "$TMP/sticky"
 expect 1 'its directory must be ours' 'so is a sticky one, like /tmp' \
@@ -171,6 +169,6 @@ if [ -x "$BUILD/ctl_test" ]; then
 	wait "$srv" || true
 	srv=
 else
-	t_skip 'ctl_test not built'
+	skip 'ctl_test not built'
 fi
-t_done
+exit $failed

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fusecount.h"
+#include "ctl.h"
 #include "tests/tap.h"
 
 static struct fc_stats stats;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fusecount.h"
+#include "inode.h"
 #include "tests/tap.h"
 
 #define NFILES	1000

@@ -22,7 +22,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "fusecount.h"
+#include "loop.h"
+#include "statx.h"
 #include "tests/tap.h"
 
 #define STATX_REPLY	(sizeof(struct fuse_out_header) + \

@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "fusecount.h"
+#include "stats.h"
 #include "tests/tap.h"
 
 #define NTHREADS	8

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fusecount.h"
+#include "trace.h"
 #include "tests/tap.h"
 
 static unsigned char buf[4096];

@@ -7,20 +7,8 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 run=$lab_top/guest/run
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if eval "$1"; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		echo "#   false: $1"
-		sed 's/^/#   stderr: /' "$lab_tmp/err"
-		fail=$((fail + 1))
-	fi
-}
+. "$lab_top/scripts/tap.sh"
+TAP_DIAG=$lab_tmp/err
 
 # A kernel and an initramfs that are never booted, under a path with a
 # space, a comma and shell and regex characters.
@@ -94,4 +82,4 @@ case $initrd_arg in
 esac
 ok '[ "$r" = ok ]' "--dry-run: the payload is made under TMPDIR"
 ok '[ -z "$(ls -A "$d/tmp")" ]' "no temporary file left"
-exit $fail
+exit $failed

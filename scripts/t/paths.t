@@ -22,19 +22,7 @@ esac
 trap 'trap "" INT TERM HUP; rm -rf -- "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if eval "$1"; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		echo "#   false: $1"
-		fail=$((fail + 1))
-	fi
-}
+. "$top/scripts/tap.sh"
 
 # $1: the words of a printed command, read back by the shell: "$#:$4".
 fourth() {
@@ -94,4 +82,4 @@ rc=0
 (cd "$co/nfs-lab" && make -n BUILD="$tmp/other dir/build") >"$tmp/err" 2>&1 || rc=$?
 ok '[ $rc != 0 ] && grep -q "cannot have spaces" "$tmp/err"' \
 	"a spaced BUILD outside the checkout is refused, not mangled"
-exit $fail
+exit $failed

@@ -1,5 +1,0 @@
-#!/bin/sh
-# stat() and statx() through fusecount on the patched kernel (t-guest/statx.sh).
-set -eu
-. "$(dirname "$0")/lib.sh"
-fc_guest patched statx.sh
