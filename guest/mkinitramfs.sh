@@ -1,9 +1,11 @@
 #!/bin/sh
 # Build the lab's base initramfs (an uncompressed newc cpio):
 # busybox-static, the init, and each host binary named on the command line
-# (or in $GUEST_BINS) with the shared libraries ldd lists.
+# (or in $GUEST_BINS) with the shared libraries ldd lists. With --layer,
+# only the binaries, their libraries and $GUEST_FILES: a cpio that
+# guest/run appends to the base one for a guest role (NFS).
 #
-# usage: guest/mkinitramfs.sh OUTPUT [BINARY[=GUEST_PATH]...]
+# usage: guest/mkinitramfs.sh [--layer] OUTPUT [BINARY[=GUEST_PATH]...]
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,23 +14,13 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 log() { printf 'initramfs: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-[ $# -ge 1 ] || die "usage: $0 OUTPUT [BINARY[=GUEST_PATH]...]"
+layer=0
+[ "${1:-}" != --layer ] || { layer=1; shift; }
+[ $# -ge 1 ] || die "usage: $0 [--layer] OUTPUT [BINARY[=GUEST_PATH]...]"
 out=$1
 shift
-file "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
-	die "$BUSYBOX is not a static busybox: apt-get install busybox-static"
-
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage"/bin "$stage"/sbin "$stage"/usr/bin "$stage"/usr/sbin \
-	"$stage"/etc "$stage"/proc "$stage"/sys "$stage"/dev "$stage"/tmp \
-	"$stage"/mnt "$stage"/lab/bin "$stage"/root "$stage"/var
-cp "$BUSYBOX" "$stage/bin/busybox"
-# The applet links, made here once rather than by every boot's init.
-for applet in $("$BUSYBOX" --list); do
-	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
-done
-install -m 0755 "$here/init" "$stage/init"
 
 # Copy a file keeping its absolute path, following one level of symlink.
 copy_path() {
@@ -61,14 +53,30 @@ copy_binary() {
 	done
 }
 
-# Accounts the NFS daemons drop privileges to.
-cat >"$stage/etc/passwd" <<-PASSWD
-	root:x:0:0:root:/root:/bin/sh
-	_rpc:x:100:65534::/run/rpcbind:/bin/false
-	statd:x:101:65534::/var/lib/nfs:/bin/false
-	nobody:x:65534:65534:nobody:/nonexistent:/bin/false
-	PASSWD
-printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+# The base: busybox and its applet links, the init, the accounts the
+# NFS daemons drop privileges to.
+base() {
+	file "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
+		die "$BUSYBOX is not a static busybox: apt-get install busybox-static"
+	mkdir -p "$stage"/bin "$stage"/sbin "$stage"/usr/bin "$stage"/usr/sbin \
+		"$stage"/etc "$stage"/proc "$stage"/sys "$stage"/dev "$stage"/tmp \
+		"$stage"/mnt "$stage"/lab/bin "$stage"/root "$stage"/var
+	cp "$BUSYBOX" "$stage/bin/busybox"
+	# The applet links, made here once rather than by every boot's init.
+	for applet in $("$BUSYBOX" --list); do
+		[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+	done
+	install -m 0755 "$here/init" "$stage/init"
+	# Accounts the NFS daemons drop privileges to.
+	cat >"$stage/etc/passwd" <<-PASSWD
+		root:x:0:0:root:/root:/bin/sh
+		_rpc:x:100:65534::/run/rpcbind:/bin/false
+		statd:x:101:65534::/var/lib/nfs:/bin/false
+		nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+		PASSWD
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+}
+[ $layer = 1 ] || base
 
 for b in "$@" ${GUEST_BINS:-}; do
 	copy_binary "$b"

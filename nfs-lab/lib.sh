@@ -82,7 +82,7 @@ nl_guest() {
 	shift 4
 	: >"$nl_tmp/$name.out"
 	# (guest/run's own temporary files go in $nl_tmp too)
-	TMPDIR=$nl_tmp "$nl_top/guest/run" --timeout "$nl_timeout" --hostname "nfs-$name" \
+	TMPDIR=$nl_tmp "$nl_top/guest/run" --with nfs --timeout "$nl_timeout" --hostname "nfs-$name" \
 		--append "$args" --console "$nl_tmp/$name.console" \
 		--qemu-arg -pidfile --qemu-arg "$nl_tmp/$name.pid" \
 		--qemu-arg -netdev \
