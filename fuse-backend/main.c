@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -495,6 +496,11 @@ static int fc_serve(struct fuse_session *se, struct fc_data *d,
 			strerror(-err));
 		goto out_unmount;
 	}
+	/*
+	 * delay_us is an emulated latency: the default 50 us of timer slack
+	 * would lengthen every delayed request (the workers inherit this).
+	 */
+	prctl(PR_SET_TIMERSLACK, 1UL);
 	err = fc_loop_run(se, d, set->threads);
 	if (err)
 		fprintf(stderr, "fusecount: %s\n", strerror(-err));
