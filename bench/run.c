@@ -376,16 +376,17 @@ static long run_case(struct lab_run *r, const struct lab_case *k)
 
 /*
  * Where the run is: its kernel, and the clock its times come from
- * (guest/tests/lab_clock.h). Return: why those times would not be
- * results (a jiffies clock, no high-resolution timers), or NULL.
+ * (guest/tests/lab_clock.h), once it has settled after boot. Return:
+ * why those times would not be results (a jiffies clock, no
+ * high-resolution timers), or NULL.
  */
 const char *lab_run_kernel_line(const struct lab_run *r)
 {
 	struct lab_clock c = { "?", "?", 0 };
 	struct utsname u;
+	const char *why;
 
-	if (lab_clock_read(&c))
-		strcpy(c.current, "?");
+	why = lab_clock_settle(&c, 5000);
 	uname(&u);
 	printf("@kernel {\"kernel\":");
 	lab_json_str(stdout, r->kernel);
@@ -397,8 +398,7 @@ const char *lab_run_kernel_line(const struct lab_run *r)
 	lab_json_str(stdout, c.available);
 	printf(",\"clock_res_ns\":%ld}\n", c.res_ns);
 	fflush(stdout);
-	return strcmp(c.current, "?") ? lab_clock_problem(&c) :
-		"cannot read the clocksource from sysfs";
+	return why;
 }
 
 static int run_all(struct lab_run *r)

@@ -105,6 +105,27 @@ static inline const char *lab_clock_problem(const struct lab_clock *c)
 }
 
 /*
+ * Read the clock, waiting up to @ms for it to settle: right after boot
+ * the kernel still runs on tsc-early with a periodic tick (4 ms
+ * resolution) and switches to high-resolution mode a moment later.
+ * Return: lab_clock_problem() of the last reading, or "unreadable".
+ */
+static inline const char *lab_clock_settle(struct lab_clock *c, long ms)
+{
+	struct timespec step = { 0, 50000000L };
+	const char *why = "cannot read the clocksource from sysfs";
+
+	for (;;) {
+		if (!lab_clock_read(c))
+			why = lab_clock_problem(c);
+		if (!why || ms <= 0)
+			return why;
+		nanosleep(&step, NULL);
+		ms -= 50;
+	}
+}
+
+/*
  * An injected delay is what its label says if the measured cost is
  * within 10 % of it or 0.3 ms, whichever is larger.
  */

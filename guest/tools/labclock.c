@@ -8,8 +8,8 @@
  * Prints the current clocksource, the available ones and the resolution
  * of CLOCK_MONOTONIC (one "key=value" line, or a JSON object with
  * --json). With --check, a clock on jiffies or without high-resolution
- * timers is an error: one line naming the missing kernel option, exit
- * status 1. --facts judges the given facts instead of this machine's
+ * timers is an error (after waiting up to 5 s for the clock to settle
+ * after boot): one line naming the missing kernel option, exit status 1. --facts judges the given facts instead of this machine's
  * (for tests of the verdicts). Usage errors: one line, exit status 2.
  */
 #include <getopt.h>
@@ -99,6 +99,8 @@ int main(int argc, char **argv)
 	else if (lab_clock_read(&c)) {
 		perror("labclock: " LAB_CLOCK_SYSFS);
 		return 1;
+	} else if (check) {
+		lab_clock_settle(&c, 5000);
 	}
 	if (json)
 		print_json(&c);

@@ -28,7 +28,7 @@ for i in 1 2; do
 		sed 's/^/# /' "$lab_tmp/run$i.log"
 		exit 1
 	fi
-	jq -c '.cases[] | del(.wall_us)' "$lab_tmp/run$i.json" >"$lab_tmp/cases$i"
+	jq -c '.cases[] | del(.wall_us, .wall_us_runs)' "$lab_tmp/run$i.json" >"$lab_tmp/cases$i"
 done
 sed 's/^/# /' "$lab_tmp/run1.log"
 nl_t_n=0 nl_t_failed=0
