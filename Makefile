@@ -4,6 +4,10 @@
 LAB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/statx-lab
 BUILD ?= $(CURDIR)/build
 PATCHES ?= kernel/patches
+PATCHES_6_12 ?= kernel/patches-6.12
+# Kernel versions built and tested: both by default, or one
+# (make check KVERS=6.12).
+KVERS ?= 6.1 6.12
 KERNELS := $(LAB_CACHE)/kernels
 STOCK_KERNEL := $(KERNELS)/stock/bzImage
 PATCHED_KERNEL := $(KERNELS)/patched/bzImage
@@ -27,12 +31,17 @@ PROVE := prove --timer -j$(TEST_JOBS) --rules='seq=bench/t-guest/*.t' \
 	--rules='par=**'
 # Host tests, then guest tests (each boots its own QEMU guest).
 HOST_TESTS := bench/t fuse-backend/t scripts/t
-GUEST_TESTS := $(wildcard guest/t kernel/t fuse-backend/t-guest nfs-lab/t bench/t-guest)
+# kernel/t: NAME.t tests 6.1, NAME-6.12.t tests 6.12.
+KERNEL_T := $(if $(filter 6.1,$(KVERS)),$(filter-out %-6.12.t,$(wildcard kernel/t/*.t))) \
+	$(if $(filter 6.12,$(KVERS)),$(wildcard kernel/t/*-6.12.t))
+GUEST_TESTS := $(wildcard guest/t) $(KERNEL_T) \
+	$(wildcard fuse-backend/t-guest nfs-lab/t bench/t-guest)
 # libFuzzer time per fuzzer in make check (fuse-backend/t/fuzz.t)
 FUZZ_SECONDS ?= 20
 export FUZZ_SECONDS
 
-.PHONY: all deps kernel kernel-stock kernel-patched userspace guest \
+.PHONY: all deps kernel kernel-6.1 kernel-6.12 kernel-stock kernel-patched \
+	kernel-stock-6.12 kernel-patched-6.12 userspace guest \
 	check check-host check-guest check-kernel check-fuse check-nfs \
 	fuzz lab clean distclean
 
@@ -41,13 +50,23 @@ all: kernel guest
 deps:
 	@sh scripts/deps.sh
 
-kernel: kernel-stock kernel-patched
+kernel: $(addprefix kernel-,$(KVERS))
+
+kernel-6.1: kernel-stock kernel-patched
+
+kernel-6.12: kernel-stock-6.12 kernel-patched-6.12
 
 kernel-stock:
 	@kernel/build.sh stock >/dev/null
 
 kernel-patched:
 	@kernel/build.sh patched $(call q,$(PATCHES)) >/dev/null
+
+kernel-stock-6.12:
+	@KVER=6.12 kernel/build.sh stock-6.12 >/dev/null
+
+kernel-patched-6.12:
+	@KVER=6.12 kernel/build.sh patched-6.12 $(call q,$(PATCHES_6_12)) >/dev/null
 
 # Userspace needs the patched tree: the selftest harness and the FUSE uapi.
 userspace: kernel-patched
@@ -73,7 +92,7 @@ check-guest: deps
 
 check-kernel: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) guest/t kernel/t
+	@$(PROVE) guest/t $(KERNEL_T)
 
 check-fuse: deps
 	@$(MAKE) -s kernel guest

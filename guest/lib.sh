@@ -31,11 +31,13 @@ lab_skip() {
 
 # lab_kernel NAME: set $kernel and $kernel_args for a lab kernel, or skip.
 # NAME is stock, patched, or optin: the patched kernel booted with the
-# series' permission opt-ins on (lab.optin=10, see guest/tests/lab_optin.h).
+# series' permission opt-ins on (lab.optin=10, see guest/tests/lab_optin.h);
+# with -6.12 (stock-6.12...) the Linux 6.12 one.
 lab_kernel() {
 	kernel_args=""
 	case $1 in
-	optin)	kernel=$LAB_CACHE/kernels/patched/bzImage
+	optin|optin-*)
+		kernel=$LAB_CACHE/kernels/patched${1#optin}/bzImage
 		kernel_args=" lab.optin=10" ;;
 	*)	kernel=$LAB_CACHE/kernels/$1/bzImage ;;
 	esac

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Build a lab kernel out of the repository.
 #
-# usage: kernel/build.sh NAME [PATCHDIR]
+# usage: [KVER=6.1|6.12] kernel/build.sh NAME [PATCHDIR]
 #
-# Unpacks Debian's linux-source-6.1 once into $LAB_CACHE/src as a git tree
+# Unpacks Debian's linux-source-$KVER once into $LAB_CACHE/src as a git tree
 # (base commit = the Debian import, the base of our format-patch series),
 # applies PATCHDIR's series with git am in a worktree, configures
-# tinyconfig + kernel/lab.config and builds bzImage out of tree.
+# tinyconfig + kernel/lab.config (+ kernel/lab-$KVER.config) and builds
+# bzImage out of tree (kernel/kver.sh says what KVER selects).
 # The build is cached under a key made of the source version, the series
 # and the config, so a second run rebuilds nothing. On success
 # $LAB_CACHE/kernels/NAME/{bzImage,src,build} point at the result.
@@ -14,19 +15,19 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
-KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 KERNEL_SRC=${KERNEL_SRC:-}
-CONFIG_FRAGMENT=${CONFIG_FRAGMENT:-$here/lab.config}
 JOBS=${JOBS:-$(nproc)}
 GIT="git -c user.name=statx-lab -c user.email=statx-lab@localhost"
 
 log() { printf 'kernel: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# shellcheck source=kernel/kver.sh
+. "$here/kver.sh"
 
 [ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 NAME [PATCHDIR]"
 name=$1
 patchdir=${2:-}
-case $name in *[!a-z0-9_-]*|'') die "bad kernel name '$name'" ;; esac
+case $name in *[!a-z0-9_.-]*|.*|'') die "bad kernel name '$name'" ;; esac
 
 # List the series in order: PATCHDIR/series if present, else *.patch.
 series_list() {
@@ -55,13 +56,12 @@ series_code() {
 prepare_base() {
 	if [ -n "$KERNEL_SRC" ]; then
 		[ -f "$KERNEL_SRC/Makefile" ] || die "KERNEL_SRC=$KERNEL_SRC is not a kernel tree"
-		base=$KERNEL_SRC
-		srcver=src-$(printf '%s' "$KERNEL_SRC" | hash_stdin)
+		base=$(cd "$KERNEL_SRC" && pwd)
+		srcver=$(user_srcver "$base")
 		return
 	fi
-	[ -f "$KERNEL_TARBALL" ] || die "$KERNEL_TARBALL missing: run 'make deps' (package linux-source-6.1)"
-	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-		srcver=tar-$(stat -c %s-%Y "$KERNEL_TARBALL")
+	[ -f "$KERNEL_TARBALL" ] || die "$KERNEL_TARBALL missing: run 'make deps' (package $KERNEL_PKG)"
+	srcver=$(kver_pkg_version)
 	base=$LAB_CACHE/src/linux-$srcver
 	[ -e "$base.ready" ] && return
 	log "unpacking $KERNEL_TARBALL ($srcver) into $base"
@@ -70,10 +70,32 @@ prepare_base() {
 	tar xf "$KERNEL_TARBALL" -C "$base.tmp" --strip-components=1
 	# Debian's .gitignore ignores the whole top level, hence -f.
 	(cd "$base.tmp" && git init -q && git add -f -A &&
-	 $GIT commit -q -m "Import Debian linux-source-6.1 $srcver" &&
+	 $GIT commit -q -m "Import Debian $KERNEL_PKG $srcver" &&
 	 git tag lab-base)
 	mv "$base.tmp" "$base"
 	touch "$base.ready"
+}
+
+# The cache key of a user's tree: its path, unless it is a git tree,
+# then its HEAD's content (a new commit rebuilds; uncommitted changes
+# are in the key too). A tree whose HEAD holds exactly the import of a
+# package tree in the cache is keyed as that package: the same build.
+user_srcver() {
+	if ! git -C "$1" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		echo "src-$(printf '%s' "$1" | hash_stdin)"
+		return
+	fi
+	head=$(git -C "$1" rev-parse 'HEAD^{tree}')
+	[ -z "$(git -C "$1" status --porcelain -uno)" ] || {
+		echo "git-$(echo "$head" | cut -c1-12)-$(git -C "$1" diff HEAD | hash_stdin)"
+		return
+	}
+	for r in "$LAB_CACHE"/src/linux-*.ready; do
+		[ -e "$r" ] || continue
+		[ "$(git -C "${r%.ready}" rev-parse 'lab-base^{tree}' 2>/dev/null)" = "$head" ] &&
+			{ basename "${r%.ready}" | sed 's/^linux-//'; return; }
+	done
+	echo "git-$(echo "$head" | cut -c1-12)"
 }
 
 # A worktree of the base with the series applied by git am.
@@ -102,19 +124,20 @@ prepare_tree() {
 }
 
 configure_and_build() {
-	cfghash=$(cat "$CONFIG_FRAGMENT" | hash_stdin)
+	cfghash=$(cat "$CONFIG_FRAGMENT" ${KVER_FRAGMENT:+"$KVER_FRAGMENT"} | hash_stdin)
 	key=$(printf '%s %s %s' "$srcver" "$shash" "$cfghash" | hash_stdin)
 	build=$LAB_CACHE/build/$name-$key
 	if [ -e "$build/.lab-built" ]; then
 		log "$name: cached ($build)"
 		return
 	fi
-	log "$name: configuring (tinyconfig + $(basename "$CONFIG_FRAGMENT"))"
+	log "$name: configuring (tinyconfig + $(basename "$CONFIG_FRAGMENT")${KVER_FRAGMENT:+ + $(basename "$KVER_FRAGMENT")})"
 	rm -rf "$build"
 	mkdir -p "$build"
 	make -s -C "$tree" O="$build" tinyconfig >/dev/null
 	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$build" \
-		"$build/.config" "$CONFIG_FRAGMENT" >"$build/merge.log" 2>&1) ||
+		"$build/.config" "$CONFIG_FRAGMENT" ${KVER_FRAGMENT:+"$KVER_FRAGMENT"} \
+		>"$build/merge.log" 2>&1) ||
 		die "merge_config failed, see $build/merge.log"
 	make -s -C "$tree" O="$build" olddefconfig >/dev/null
 	check_config
@@ -128,9 +151,12 @@ configure_and_build() {
 	touch "$build/.lab-built"
 }
 
-# Every option the fragment sets must survive olddefconfig.
+# Every option the fragments set must survive olddefconfig.
 check_config() {
-	grep -E '^CONFIG_[A-Z0-9_]+=' "$CONFIG_FRAGMENT" | while read -r line; do
+	# The version's fragment wins where both set an option.
+	grep -hE '^CONFIG_[A-Z0-9_]+=' "$CONFIG_FRAGMENT" ${KVER_FRAGMENT:+"$KVER_FRAGMENT"} |
+	awk -F= '{ v[$1] = $0; if (!($1 in o)) o[$1] = n++ } END { for (k in o) print o[k], v[k] }' |
+	sort -n | cut -d' ' -f2- | while read -r line; do
 		grep -qx "$line" "$build/.config" ||
 			die "config: $line did not survive olddefconfig (dependency missing?)"
 	done
@@ -146,7 +172,10 @@ publish() {
 }
 
 mkdir -p "$LAB_CACHE"
-exec 9>"$LAB_CACHE/.lock"
+# One lock per version: a 6.12 build does not hold up 6.1 cache hits.
+lock=$LAB_CACHE/.lock
+[ "$KVER" = 6.1 ] || lock=$lock-$KVER
+exec 9>"$lock"
 flock 9
 prepare_base
 series=

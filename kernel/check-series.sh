@@ -5,17 +5,22 @@
 #    and build the filesystems they touch with W=1 after each one;
 #  - no new W=1 warnings in the files a patch touches.
 #
-# usage: kernel/check-series.sh [PATCHDIR]     (default kernel/patches)
+# usage: [KVER=6.1|6.12] kernel/check-series.sh [PATCHDIR]
+#        (default: the version's series, kernel/patches or patches-6.12)
 # Slow (a few minutes per patch on 2 cores); not part of make check.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-patchdir=$(cd "${1:-$here/patches}" && pwd)
+die() { echo "check-series: $*" >&2; exit 1; }
+# shellcheck source=kernel/kver.sh
+. "$here/kver.sh"
+patchdir=$(cd "${1:-$kver_patches}" && pwd)
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
-base=$(ls -d "$LAB_CACHE"/src/linux-* 2>/dev/null | head -n 1)
-[ -n "$base" ] && [ -d "$base/.git" ] ||
-	{ echo "check-series: no kernel source in $LAB_CACHE/src (make kernel)" >&2; exit 1; }
-work=$LAB_CACHE/check-series
+# The version's package tree, as kernel/build.sh unpacks it.
+base=$LAB_CACHE/src/linux-$(kver_pkg_version)
+[ -e "$base.ready" ] && [ -d "$base/.git" ] ||
+	die "no $KERNEL_PKG tree at $base (KVER=$KVER make kernel)"
+work=$LAB_CACHE/check-series-$KVER
 build=$work/build
 targets="fs/namei.o fs/stat.o fs/fuse/ fs/nfs/ fs/nfsd/"
 status=0
@@ -48,7 +53,7 @@ done
 log "configuring and building the base with W=1"
 make -s -C "$work/tree" O="$build" tinyconfig >/dev/null
 (cd "$work/tree" && scripts/kconfig/merge_config.sh -m -O "$build" \
-	"$build/.config" "$here/lab.config" >/dev/null)
+	"$build/.config" "$CONFIG_FRAGMENT" ${KVER_FRAGMENT:+"$KVER_FRAGMENT"} >/dev/null)
 make -s -C "$work/tree" O="$build" olddefconfig >/dev/null
 build_w1 "$work/base.log" || { log "the base does not build"; exit 1; }
 

@@ -3,12 +3,12 @@
 # Idempotent: a second run installs nothing and says so.
 set -eu
 
-# kernel build: linux-source-6.1 xz-utils git build-essential flex bison
+# kernel build: linux-source-6.1 linux-source-6.12 xz-utils git build-essential flex bison
 #   bc libelf-dev libssl-dev; guests: qemu-system-x86 busybox-static cpio
 #   e2fsprogs file procps; FUSE: libfuse3-dev fuse3 pkg-config clang
 #   (libFuzzer); NFS userspace copied into the guests: nfs-kernel-server
 #   rpcbind iproute2; tests and report: perl (prove) jq gnuplot-nox.
-PKGS="linux-source-6.1 xz-utils git build-essential flex bison bc libelf-dev libssl-dev
+PKGS="linux-source-6.1 linux-source-6.12 xz-utils git build-essential flex bison bc libelf-dev libssl-dev
 qemu-system-x86 busybox-static cpio e2fsprogs file procps
 libfuse3-dev fuse3 pkg-config clang
 nfs-kernel-server rpcbind iproute2

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,19 +27,33 @@
 #define LAB_FUSE_MAGIC	0x65735546
 #define LAB_REPLY_MAX	(1 << 20)
 
-/* Which kernel the guest runs: the .t wrapper says so in LAB_KERNEL. */
+/*
+ * Which kernel the guest runs: the .t wrapper says so in LAB_KERNEL,
+ * "stock", "patched" or "optin", with "-6.12" on Linux 6.12.
+ */
 enum lab_kernel { LAB_STOCK, LAB_PATCHED, LAB_OPTIN };
 
 static inline enum lab_kernel lab_kernel(void)
 {
 	const char *k = getenv("LAB_KERNEL");
 
-	if (k && !strcmp(k, "patched"))
+	if (k && !strncmp(k, "patched", 7))
 		return LAB_PATCHED;
-	if (k && !strcmp(k, "optin"))
+	if (k && !strncmp(k, "optin", 5))
 		return LAB_OPTIN;
 	return LAB_STOCK;
 }
+
+/* Is it Linux 6.12 rather than 6.1? */
+static inline bool lab_kver_6_12(void)
+{
+	const char *k = getenv("LAB_KERNEL");
+
+	return k && strstr(k, "-6.12");
+}
+
+/* The expected value on 6.1 and on 6.12 (where mainline changed it). */
+#define ON_KVER(v6_1, v6_12)	(lab_kver_6_12() ? (v6_12) : (v6_1))
 
 /* The expected value on each kernel: stock, patched, patched + opt-in. */
 #define ON_KERNEL(stock, patched, optin)				\

@@ -264,6 +264,33 @@ TEST_F(nfs4, force_sync_after_rename_over)
 }
 
 /*
+ * uid 65534's side of revoked_access_stops_within_bound, in one process:
+ * a plain walk caches its ACCESS answers, @go_fd says the right is gone,
+ * then two DONT_SYNC walks 1.5 s apart. One process because 6.12 trusts
+ * an access cache entry only within the login that made it (commit
+ * 0eb43812c027, "NFS: Clear the file access cache upon login"), and a
+ * process forked and setuid() for each call is a new login each time.
+ * Exit status: the two walks' results (lab_dont_sync_walk()), 4 * second
+ * + first; 15 if a step failed.
+ */
+static int revoked_walks_as_nobody(const char *file, int ready_fd,
+				   int go_fd)
+{
+	char c = 0;
+	int first;
+
+	if (setgid(LAB_NOBODY) || setuid(LAB_NOBODY))
+		return 15;
+	if (lab_plain_stat(file) || write(ready_fd, &c, 1) != 1 ||
+	    read(go_fd, &c, 1) != 1)
+		return 15;
+	lab_sleep_ms(1500);
+	first = lab_dont_sync_walk(file);
+	lab_sleep_ms(1500);
+	return 4 * lab_dont_sync_walk(file) + first;
+}
+
+/*
  * Finding 6: the opt-in is a mount option and bounded. With
  * statx_cached_access=1 and actimeo=1, a right the server revoked still
  * works for DONT_SYNC walks for at most 1 s past the attribute timeout.
@@ -272,7 +299,9 @@ TEST_F(nfs4, force_sync_after_rename_over)
  */
 TEST_F(nfs4, revoked_access_stops_within_bound)
 {
-	char mnt[80], file[128], d1[128];
+	char mnt[80], file[128], d1[128], c = 0;
+	int ready[2], go[2], status;
+	pid_t pid;
 
 	if (lab_kernel() == LAB_STOCK)
 		SKIP(return, "statx_cached_access is in the patched kernel only");
@@ -282,14 +311,27 @@ TEST_F(nfs4, revoked_access_stops_within_bound)
 	ASSERT_EQ(0, mkdir(mnt, 0755));
 	ASSERT_EQ(0, lab_nfs_mount(self->srv, mnt,
 				   "vers=4.2,actimeo=1,statx_cached_access=1"));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(revoked_walks_as_nobody(file, ready[1], go[0]));
+	/* A child that fails early closes its ends: read() then sees EOF. */
+	close(ready[1]);
+	close(go[0]);
 	/* uid 65534's ACCESS answers are cached by a plain walk... */
-	EXPECT_EQ(0, lab_as_nobody(lab_plain_stat, file));
+	ASSERT_EQ(1, read(ready[0], &c, 1));
 	/* ...then the server takes search permission on d1 away. */
 	ASSERT_EQ(0, chmod(d1, 0700));
-	lab_sleep_ms(1500);
-	EXPECT_EQ(0, lab_as_nobody(lab_dont_sync_walk, file));
-	lab_sleep_ms(1500);
-	EXPECT_EQ(1, lab_as_nobody(lab_dont_sync_walk, file));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	/* Still works 1.5 s later, EACCES 3 s later. */
+	EXPECT_EQ(0, WEXITSTATUS(status) & 3);
+	EXPECT_EQ(1, WEXITSTATUS(status) >> 2);
+	close(ready[0]);
+	close(go[1]);
 	(void)umount2(mnt, MNT_DETACH);
 }
 

@@ -1,0 +1,64 @@
+#!/bin/sh
+# kernel/build.sh with KERNEL_SRC=DIR: a patch that does not apply names
+# itself (on a tiny git tree, no kernel build), and the unpacked 6.12
+# package tree built through KERNEL_SRC is keyed as the package, so it is
+# the stock-6.12 build, found in the cache (skipped before make kernel).
+set -eu
+. "$(dirname "$0")/../../guest/lib.sh"
+build=$lab_top/kernel/build.sh
+echo "1..4"
+
+# A tiny "kernel tree": build.sh only needs a Makefile and git.
+src=$lab_tmp/src
+mkdir -p "$src" "$lab_tmp/p"
+printf 'all:\n' >"$src/Makefile"
+printf 'one\ntwo\n' >"$src/f"
+git -C "$src" init -q
+git -C "$src" add Makefile f
+git -C "$src" -c user.name=t -c user.email=t@t commit -q -m base
+cat >"$lab_tmp/p/0001-bad.patch" <<'PATCH'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: t <t@t>
+Subject: [PATCH] bad
+
+---
+ f | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/f b/f
+--- a/f
++++ b/f
+@@ -1,2 +1,2 @@
+ one
+-three
++four
+-- 
+2.39.5
+PATCH
+err=$(LAB_CACHE=$lab_tmp/cache KERNEL_SRC=$src "$build" t "$lab_tmp/p" 2>&1) &&
+	echo "not ok 1 - a patch that does not apply fails the build" ||
+	echo "ok 1 - a patch that does not apply fails the build"
+case $err in
+*"patch does not apply: $lab_tmp/p/0001-bad.patch"*)
+	echo "ok 2 - the error names the patch" ;;
+*)	echo "not ok 2 - the error names the patch"
+	echo "$err" | sed 's/^/# /' ;;
+esac
+
+stock=$LAB_CACHE/kernels/stock-6.12/bzImage
+if [ ! -e "$stock" ]; then
+	echo "ok 3 # SKIP no stock-6.12 kernel (make kernel)"
+	echo "ok 4 # SKIP no stock-6.12 kernel (make kernel)"
+	exit 0
+fi
+want=$(readlink -f "$stock")
+tree=$(readlink -f "$LAB_CACHE/kernels/stock-6.12/src")
+out=$(KVER=6.12 KERNEL_SRC=$tree "$build" stock-6.12 2>&1) || true
+case $out in
+*"stock-6.12: cached"*) echo "ok 3 - KERNEL_SRC=<6.12 package tree> is a cache hit" ;;
+*)	echo "not ok 3 - KERNEL_SRC=<6.12 package tree> is a cache hit"
+	echo "$out" | sed 's/^/# /' ;;
+esac
+[ "$(readlink -f "$stock")" = "$want" ] &&
+	echo "ok 4 - and publishes the same bzImage" ||
+	echo "not ok 4 - and publishes the same bzImage"
