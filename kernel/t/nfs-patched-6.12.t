@@ -6,4 +6,4 @@ set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 lab_ext4 "$lab_tmp/export.img"
 LAB_SETUP="NFS_MNT=/mnt/all nfs-loopback.sh up"
-lab_selftest patched-6.12 nfs_rt_test --disk "$lab_tmp/export.img" --timeout 240
+lab_selftest patched-6.12 nfs_rt_test --with nfs --disk "$lab_tmp/export.img" --timeout 240
