@@ -386,7 +386,7 @@ const char *lab_run_kernel_line(const struct lab_run *r)
 	struct utsname u;
 	const char *why;
 
-	why = lab_clock_settle(&c, 5000);
+	why = lab_clock_settle(&c, 10000);
 	uname(&u);
 	printf("@kernel {\"kernel\":");
 	lab_json_str(stdout, r->kernel);

@@ -21,7 +21,7 @@ echo "1..47"
 rc=0
 "$lab_top/bench/lab" --quick --out "$res" >"$lab_tmp/summary" 2>"$lab_tmp/log" || rc=$?
 is $rc 0 "bench/lab --quick"
-[ $rc = 0 ] || { sed 's/^/# /' "$lab_tmp/log" | tail -n 20; exit 1; }
+[ $rc = 0 ] || { sed "s/^/# /" "$lab_tmp/log" | tail -n 20 >&2; exit 1; }
 r=$res/results.json
 
 # get KERNEL FIELD WORKLOAD CALL SYNC MASK OBJECT CACHE OPTS [FORM N DELAY]:
