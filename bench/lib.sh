@@ -13,6 +13,12 @@ lab_kernel() {
 	case $lab_line in *[\ \	]*) lab_append=${lab_line#*[	 ]} ;; esac
 }
 
+# lab_kernels: every label of kernels.list, in its order
+lab_kernels() {
+	awk '$1 !~ /^#/ && NF >= 2 { print $1 }' \
+		"${LAB_KERNEL_LIST:-$bench_here/kernels.list}" | tr '\n' ' '
+}
+
 # results_check FILE: 0 when FILE is a results document bench/report and
 # bench/compare can read (schema 1, the types of bench/README.md, checked
 # by results.jq); otherwise one line on stdout saying why, and 1.

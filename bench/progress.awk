@@ -68,7 +68,7 @@ BEGIN {
 	NFSW = quick ? 30 : 400
 	while ((getline <plan) > 0)
 		wplan += wt[++np] = weight()
-	wtotal = nk * (lane == "fuse" ? wplan : NFSW)
+	wtotal = nk * (ENVIRON["LAB_FS"] == "fuse" ? wplan : NFSW)
 }
 
 capture && /^@case \{.*"workload":/ {

@@ -597,6 +597,202 @@ function gnuplot_script(   p, n, i, s, sp, names, np, q, kern, cmd, kn, nc) {
 	}
 }
 
+# --- Across kernel versions ---------------------------------------------
+#
+# A kernel's version is its release's major.minor (REPORT_KVERS); its
+# role is its label without a "-VERSION" suffix: stock and stock-6.12
+# are the stock role on 6.1 and 6.12. The section compares each role
+# across versions on the reference cases of every file system.
+
+function vkernels(   n, i, t, kv, r, v) {
+	n = split(ENVIRON["REPORT_KVERS"], t, " ")
+	for (i = 1; i <= n; i++) {
+		split(t[i], kv, "=")
+		kver[kv[1]] = kv[2]
+	}
+	nvr = nvv = 0
+	for (i = 1; i <= nk; i++) {
+		v = kver[ks[i]]
+		if (v == "")
+			continue
+		r = ks[i]
+		if (substr(r, length(r) - length(v)) == "-" v)
+			r = substr(r, 1, length(r) - length(v) - 1)
+		if (!(r in vrseen)) {
+			vrseen[r] = 1
+			vroles[++nvr] = r
+		}
+		if (!(v in vvseen)) {
+			vvseen[v] = 1
+			vvers[++nvv] = v
+		}
+		vk[r, v] = ks[i]
+	}
+	sortver(vvers, nvv)
+}
+
+function verless(a, b,   x, y) {
+	split(a, x, ".")
+	split(b, y, ".")
+	return x[1] + 0 < y[1] + 0 || (x[1] == y[1] && x[2] + 0 < y[2] + 0)
+}
+
+function sortver(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && verless(a[j], a[j - 1]); j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+}
+
+# The deep-path case of FS on its reference mount (no opt-in, option
+# variant or READDIRPLUS forced), or "".
+function vfind(fs, call, sync, mask, cache,   i, k, f) {
+	for (i = 1; i <= ncase; i++) {
+		k = order[i]
+		split(k, f, SUBSEP)
+		if (f[1] == fs && f[3] == "syscall" && f[4] == call &&
+		    f[6] == sync && f[7] == mask && f[8] == "deep" &&
+		    f[9] == cache && f[11] == 0 &&
+		    f[2] !~ /default_permissions|readdirplus=on|nocto|lookupcache|acdirmin|nordirplus/)
+			return k
+	}
+	return ""
+}
+
+# The rows of FS's comparison: vrow[i] (a case key), vname[i], vdiv[i]
+# (the calls are divided by it: 1, or N for an ls).
+function vrows(fs,   i, j, c, k, f, t, nt, cs, l, n, lk) {
+	nvrow = 0
+	split("cold warm expired", cs, " ")
+	nt = 0
+	for (i = 1; i <= ncase; i++) {
+		split(order[i], f, SUBSEP)
+		if (f[1] != fs || f[3] != "syscall" || f[8] != "deep" ||
+		    (f[7] != "basic" && f[7] != "type,ino" && f[7] != "-") ||
+		    ((f[4], f[6], f[7]) in tseen))
+			continue
+		tseen[f[4], f[6], f[7]] = 1
+		tc[++nt] = f[4]; ts[nt] = f[6]; tm[nt] = f[7]
+	}
+	delete tseen
+	for (j = 1; j <= nt; j++)
+		for (c = 1; c <= 3; c++) {
+			k = vfind(fs, tc[j], ts[j], tm[j], cs[c])
+			if (k == "")
+				continue
+			vrow[++nvrow] = k
+			vname[nvrow] = tc[j] (tc[j] == "statx" ? " " ts[j] " " tm[j] : "") \
+				       " | " cs[c]
+			vdiv[nvrow] = 1
+		}
+	for (l in lseen)
+		delete lseen[l]
+	for (i = 1; i <= ncase; i++) {
+		split(order[i], f, SUBSEP)
+		if (f[1] != fs || f[3] != "ls" || f[11] != 0)
+			continue
+		l = label(f[4], f[5], f[6], f[2])
+		if (l !~ /-l$|long$|long --dont-sync$/ || (l in lseen))
+			continue
+		lseen[l] = 1
+		for (c = 1; c <= 3; c++)
+			for (n = 100; n <= 1000; n *= 10) {
+				lk = (fs, l, cs[c], n, 0) in lsk ? lsk[fs, l, cs[c], n, 0] : ""
+				if (lk == "")
+					continue
+				vrow[++nvrow] = lk
+				vname[nvrow] = l " N=" n " | " cs[c]
+				vdiv[nvrow] = n
+			}
+	}
+}
+
+# A comparison cell: calls (per file for an ls), or why there are none.
+function vcell(r, kern) {
+	if (kern == "")
+		return "—"
+	if (calls[vrow[r], kern] == "")
+		return ccell(vrow[r], kern)
+	return vdiv[r] == 1 ? calls[vrow[r], kern] : per(calls[vrow[r], kern], vdiv[r])
+}
+
+# The rows where kernels A and B both measured and differ, as a list.
+function vdiffs(a, b, fs,   r, s, m) {
+	m = 0
+	s = ""
+	for (r = 1; r <= nvrow; r++) {
+		if (a == "" || b == "" || calls[vrow[r], a] == "" ||
+		    calls[vrow[r], b] == "")
+			continue
+		vcompared++
+		if (calls[vrow[r], a] == calls[vrow[r], b])
+			continue
+		# an ls's own counts: per file, two could round alike
+		if (++m <= 8)
+			s = s (s == "" ? "" : "; ") vname[r] ": " \
+			    calls[vrow[r], a] " → " calls[vrow[r], b] \
+			    (vdiv[r] > 1 ? " calls" : "")
+	}
+	if (m > 8)
+		s = s "; ... " m - 8 " more"
+	vdiffn = m
+	return s
+}
+
+function version_section(   i, j, r, v, n, fs, c, w, v1, v2, d, base_r) {
+	vkernels()
+	if (nvv < 2)
+		return
+	v1 = vvers[1]
+	base_r = vroles[1]
+	print "\n## " v1 " → " vvers[nvv] "\n"
+	print "The same cases on each kernel version: the deep path d1/d2/file " \
+	      "in every sync mode and cache state, and `ls -l` at N=100 and " \
+	      "1000 (calls per file), on the reference mount of each file " \
+	      "system (no opt-in mount option, READDIRPLUS as the kernel " \
+	      "decides). A cell is the round trips the caller waited for; " \
+	      "`—`: not in this run's plan."
+	for (i = 1; i <= nfs; i++) {
+		fs = fss[i]
+		vrows(fs)
+		if (!nvrow)
+			continue
+		print "\n### " fs "\n"
+		for (v = 2; v <= nvv; v++) {
+			vcompared = 0
+			d = vdiffs(vk[base_r, v1], vk[base_r, vvers[v]], fs)
+			if (vcompared)
+				print "- Mainline alone (" base_r " " v1 " → " base_r \
+				      " " vvers[v] "): " (vdiffn ? vdiffn " of " \
+				      vcompared " counts changed: " d "." : \
+				      "no count changed (" vcompared " compared).")
+		}
+		for (r = 2; r <= nvr; r++)
+			for (v = 1; v <= nvv; v++) {
+				vcompared = 0
+				d = vdiffs(vk[base_r, vvers[v]], vk[vroles[r], vvers[v]], fs)
+				if (vcompared)
+					print "- " vroles[r] " on " vvers[v] " (against " \
+					      base_r " " vvers[v] "): " (vdiffn ? \
+					      vdiffn " of " vcompared " counts differ: " d "." : \
+					      "no count differs (" vcompared " compared).")
+			}
+		n = 0
+		for (r = 1; r <= nvr; r++)
+			for (v = 1; v <= nvv; v++)
+				hdr[++n] = vroles[r] " " vvers[v]
+		print ""
+		header("case | cache", n)
+		for (j = 1; j <= nvrow; j++) {
+			c = "| " vname[j]
+			for (r = 1; r <= nvr; r++)
+				for (v = 1; v <= nvv; v++)
+					c = c " | " vcell(j, vk[vroles[r], vvers[v]])
+			print c " |"
+		}
+	}
+}
+
 # summary LINE: one line of the on-screen summary.
 function say(s) {
 	print s > summary
@@ -701,6 +897,7 @@ END {
 	failed_section()
 	delay_slopes()
 	delay_table()
+	version_section()
 	for (i = 1; i <= nfs; i++) {
 		fs = fss[i]
 		print "\n## " fs

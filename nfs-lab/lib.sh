@@ -193,6 +193,17 @@ nl_rows() {
 	rows=$n
 }
 
+# nl_client_ends TENTHS: 0 when the client guest ends within TENTHS
+# tenths of a second
+nl_client_ends() {
+	i=0
+	while kill -0 "$nl_cli" 2>/dev/null; do
+		[ $i -lt "$1" ] || return 1
+		i=$((i + 1))
+		sleep 0.1
+	done
+}
+
 # nl_pair KERNEL_NAME "VERS...": run $nl_tmp/cases-VERS for each version
 # on one fresh pair; the table rows go to stdout as they come, the @case
 # lines to $nl_tmp/cases.jsonl, the "@kernel" ones to $nl_tmp/kernels.txt.
@@ -214,7 +225,10 @@ nl_pair() {
 	rows=0
 	while kill -0 "$nl_cli" 2>/dev/null; do
 		nl_rows
-		if ! kill -0 "$nl_srv" 2>/dev/null; then
+		# The server shuts down as soon as the client's last act, its
+		# "quit", reaches labctl: under host load it can be gone while
+		# the client is still rebooting. Ten seconds tell the two apart.
+		if ! kill -0 "$nl_srv" 2>/dev/null && ! nl_client_ends 100; then
 			nl_log "the server guest ended before the client"
 			nl_show server
 			nl_kill_guests

@@ -46,7 +46,7 @@ pn=$("$lab_top/build/bench/labplan" --fs nfs3 --quick | wc -l)
 echo "1..16"
 t0=$(date +%s)
 LAB_CACHE=$cache TMPDIR=$tdir setsid env --default-signal=INT \
-	"$lab_top/bench/lab" --quick --out "$res" \
+	"$lab_top/bench/lab" --quick --kernels stock,patched,optin --out "$res" \
 	>"$lab_tmp/summary" 2>"$lab_tmp/log" &
 lab=$!
 # Stop it whatever happens to this test.

@@ -60,6 +60,7 @@ TMPDIR=$tdir
 export TMPDIR
 interrupt() {
 	setsid env --default-signal=INT "$lab_top/bench/lab" --quick \
+		--kernels stock,patched,optin \
 		--out "$lab_tmp/res" >/dev/null 2>"$lab_tmp/log" &
 	lab=$!
 	q=""

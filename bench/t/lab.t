@@ -30,9 +30,10 @@ odd='a b $x [c]* & ;d'
 export TMPDIR="$tmp/tmp $odd"
 mkdir "$TMPDIR"
 export LAB_CACHE="$tmp/cache $odd"
-mkdir -p "$LAB_CACHE/kernels/stock" "$LAB_CACHE/kernels/patched"
-: >"$LAB_CACHE/kernels/stock/bzImage"
-: >"$LAB_CACHE/kernels/patched/bzImage"
+for k in stock patched stock-6.12 patched-6.12; do
+	mkdir -p "$LAB_CACHE/kernels/$k"
+	: >"$LAB_CACHE/kernels/$k/bzImage"
+done
 
 # labplan's stand-in: an NFS matrix of NCASES case lines (default 1);
 # the rest (FUSE, a plan's keys) is labplan's own.
@@ -131,7 +132,7 @@ STUB
 chmod +x "$tmp/guest-run"
 export GUEST_RUN=$tmp/guest-run
 
-echo "1..39"
+echo "1..42"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -169,6 +170,21 @@ ok '[ "$(cut -d" " -f1 "$tmp/par" | tr "\n" " ")" = "start start end end " ]' \
 ok '[ "$(cut -d" " -f1 "$tmp/ser" | tr "\n" " ")" = "start end start end " ] &&
 	[ "$(jq -c .cases "$tmp/p/results.json")" = "$(jq -c .cases "$tmp/s/results.json")" ]' \
 	"--jobs 1: one after the other, the same cases in the same order"
+
+# More than three kernels: a lane per file system and three kernels,
+# all at once by default; no --kernels: every kernel of kernels.list.
+LANES=$tmp/four.lanes "$lab" --kernels stock,patched,optin,stock-6.12 --fs nfs3 \
+	--out "$tmp/four" --no-report 2>"$tmp/err" || cat "$tmp/err" >&2
+ok 'grep -q "^lab: 2 lanes (nfs3-1 nfs3-2), 2 at a time, on stock patched optin stock-6.12" "$tmp/err" &&
+	grep -q "^lab: nfs3-1: lane done, 3 cases" "$tmp/err" &&
+	grep -q "^lab: nfs3-2: lane done, 1 cases" "$tmp/err"' \
+	"four kernels: two lanes per file system, three kernels and one"
+ok '[ "$(head -n 2 "$tmp/four.lanes" | cut -d" " -f1 | tr "\n" " ")" = "start start " ] &&
+	[ "$(jq -r "[.cases[].kernel] | join(\",\")" "$tmp/four/results.json")" = stock,patched,optin,stock-6.12 ]' \
+	"the two lanes run side by side; the cases in kernel order"
+"$lab" --fs nfs3 --out "$tmp/all" --no-report 2>"$tmp/err"
+ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/all/results.json")" = "$(awk "/^[^#]/ { print \$1 }" "$here/../kernels.list" | tr "\n" " " | sed "s/ $//")" ]' \
+	"no --kernels: every kernel of kernels.list, in its order"
 
 # --- Failures: every planned case ends measured, skipped or failed ------
 

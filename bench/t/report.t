@@ -24,7 +24,7 @@ has() {
 	fi
 }
 
-echo "1..35"
+echo "1..44"
 md=$tmp/s/report.md
 ok '"$report" --out "$tmp/s" "$fx/small.json" >"$tmp/summary"' "report runs on small.json"
 ok '[ -s "$md" ]' "report.md written to --out"
@@ -110,6 +110,26 @@ ok 'grep -qF "Guest clocks (clocksource, the others it had, CLOCK_MONOTONIC reso
 	"the guests' clocks are stated"
 has "$tmp/r/report.md" "| fuse | stock | 1 | 1.00 | 1 |" \
 	"the delay label beside the measured time per round trip"
+# Two kernel versions (fixtures/versions.json, written by hand: stock
+# and patched on 6.1 and on 6.12, an nfs3 case on a nocto mount and a
+# FUSE one with default_permissions that the comparison must not take).
+v=$tmp/v/report.md
+ok '"$report" --no-plots --out "$tmp/v" "$fx/versions.json" >/dev/null' \
+	"report runs on two kernel versions"
+has "$v" "## 6.1 → 6.12" "a section per version step"
+has "$v" "| case | cache | stock 6.1 | stock 6.12 | patched 6.1 | patched 6.12 |" \
+	"its columns: each series on each version, by release, not by label"
+has "$v" "| statx dont basic | expired | 3 | 3 | 0 | 0 |" \
+	"a deep-path count on each kernel"
+has "$v" "| busybox ls -l N=1000 | cold | 0.26 | 1.03 | 0.26 | 1.03 |" \
+	"an ls -l in calls per file"
+has "$v" "- Mainline alone (stock 6.1 → stock 6.12): 2 of 3 counts changed: statx force basic | cold: 7 → 6; busybox ls -l N=1000 | cold: 263 → 1030 calls." \
+	"what mainline changed by itself, ls in whole calls (per file they round alike)"
+has "$v" "- patched on 6.12 (against stock 6.12): 1 of 3 counts differ: statx dont basic | expired: 3 → 0." \
+	"what the series adds on 6.12"
+ok '! awk "/^## 6.1 → /,/^## nfs3\$/" "$v" | grep -q "| 99 |\|| 5 |"' \
+	"the reference mount only: no nocto, no default_permissions row"
+ok '! grep -q "^## [0-9.]* → " "$md"' "one version (small.json): no such section"
 rc=0
 echo '{"schema":2}' >"$tmp/bad.json"
 "$report" "$tmp/bad.json" >/dev/null 2>&1 || rc=$?
