@@ -13,10 +13,12 @@ lab_kernel() {
 	case $lab_line in *[\ \	]*) lab_append=${lab_line#*[	 ]} ;; esac
 }
 
-# lab_kernels: every label of kernels.list, in its order
+# lab_kernels [--quick]: every label of kernels.list, in its order;
+# --quick: those without kernel arguments
 lab_kernels() {
-	awk '$1 !~ /^#/ && NF >= 2 { print $1 }' \
-		"${LAB_KERNEL_LIST:-$bench_here/kernels.list}" | tr '\n' ' '
+	awk -v q="${1:-}" '$1 !~ /^#/ && NF >= 2 && (q == "" || NF == 2) {
+		print $1 }' "${LAB_KERNEL_LIST:-$bench_here/kernels.list}" |
+		tr '\n' ' '
 }
 
 # results_check FILE: 0 when FILE is a results document bench/report and

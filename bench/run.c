@@ -217,10 +217,14 @@ static void run_keys(struct lab_run *r, const struct lab_case *k)
 		r->be->keys(r, k, stdout);
 }
 
-/* wall_us is the median of @runs runs, each in @us (NULL: one run). */
+/*
+ * wall_us is the median of @runs runs, each in @us (NULL: one run);
+ * @left_out more counted other calls.
+ */
 static void run_line(struct lab_run *r, const struct lab_case *k,
 		     const struct run_result *res, const char *counts,
-		     long calls, const long long *us, unsigned int runs)
+		     long calls, const long long *us, unsigned int runs,
+		     unsigned int left_out)
 {
 	unsigned int i;
 
@@ -232,6 +236,8 @@ static void run_line(struct lab_run *r, const struct lab_case *k,
 		printf("%s%lld", i ? "," : ",\"wall_us_runs\":[", us[i]);
 	if (us && runs > 1)
 		putchar(']');
+	if (left_out)
+		printf(",\"runs_left_out\":%u", left_out);
 	if (res->error) {
 		printf(",\"error\":");
 		lab_json_str(stdout, res->error);
@@ -327,24 +333,32 @@ static int run_cmp_us(const void *a, const void *b)
 
 /*
  * Time the case again from the same cache state; each run starts from
- * setup. The counts are the first run's: they are exact, so a run whose
- * call count differs is an error, not a sample.
+ * setup. The counts are the first run's. Where the kernel is exact, a
+ * run whose call count differs is an error, not a sample; where it is
+ * not (be->counts_vary), that run did other work and is left out.
+ * Return: the runs kept in @us, the first one included.
  */
-static void run_again(struct lab_run *r, const struct lab_case *k,
-		      long calls, struct run_result *res, long long *us,
-		      unsigned int runs)
+static unsigned int run_again(struct lab_run *r, const struct lab_case *k,
+			      long calls, struct run_result *res,
+			      long long *us, unsigned int runs,
+			      unsigned int *left_out)
 {
-	unsigned int i;
+	unsigned int i, kept = 1;
 
 	for (i = 1; i < runs && !res->error; i++) {
 		struct run_result again = { .status = -1, .seen = -1 };
 		char *counts = NULL;
+		long got = run_once(r, k, &again, &counts);
 
-		if (run_once(r, k, &again, &counts) != calls)
-			res->error = again.error ?: "calls differ between runs";
 		free(counts);
-		us[i] = again.wall_us;
+		if (got == calls)
+			us[kept++] = again.wall_us;
+		else if (r->be->counts_vary && !again.error)
+			(*left_out)++;
+		else
+			res->error = again.error ?: "calls differ between runs";
 	}
+	return kept;
 }
 
 /* One case: its runs, then one line with the median and every run. */
@@ -353,13 +367,13 @@ static long run_case(struct lab_run *r, const struct lab_case *k)
 	struct run_result res = { .status = -1, .seen = -1 };
 	long long us[100], sorted[100];
 	char *counts = NULL;
-	unsigned int runs;
+	unsigned int runs, left_out = 0;
 	long calls;
 
 	calls = run_once(r, k, &res, &counts);
 	us[0] = res.wall_us;
 	runs = res.error ? 1 : run_runs(k, us[0]);
-	run_again(r, k, calls, &res, us, runs);
+	runs = run_again(r, k, calls, &res, us, runs, &left_out);
 	if (res.error)
 		run_say(r, res.error, res.err ? strerror(res.err) : "");
 	if (runs > 1 && !res.error) {
@@ -369,7 +383,7 @@ static long run_case(struct lab_run *r, const struct lab_case *k)
 			(sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
 	}
 	run_line(r, k, &res, counts ? counts : "", calls < 0 ? 0 : calls,
-		 res.error ? NULL : us, runs);
+		 res.error ? NULL : us, runs, left_out);
 	free(counts);
 	return res.error ? -1 : calls;
 }

@@ -36,6 +36,11 @@ struct lab_backend {
 	const char *prog;	/* its messages' prefix */
 	const char *fs0;	/* --fs when not given, or NULL */
 	bool prime_with_call;	/* warm up by the measured call (not stat) */
+	/*
+	 * A repeat may count other calls (NFS: an attribute times out while
+	 * a listing runs): such a run is left out of the times, not an error.
+	 */
+	bool counts_vary;
 	int (*start)(struct lab_run *r);
 	void (*stop)(struct lab_run *r);
 	/* the case's objects and mount; the paths of struct lab_run */

@@ -549,6 +549,7 @@ static const struct option lc_opts[] = {
 
 static const struct lab_backend lc_backend = {
 	.prog = "labcase",
+	.counts_vary = true,
 	.start = lc_start,
 	.stop = lc_stop,
 	.setup = lc_setup,
