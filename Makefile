@@ -105,9 +105,18 @@ check-nfs: deps
 fuzz: deps
 	@$(MAKE) -s -C fuse-backend fuzz
 
+# make lab runs every kernel of bench/kernels.list (QUICK=1: those
+# without extra arguments); KVERS=6.1 or 6.12 on the command line runs
+# that version's kernels only.
+lab_vkernels = $(if $(filter 6.1,$(KVERS)),stock patched $(if $(QUICK),,optin)) \
+	$(if $(filter 6.12,$(KVERS)),stock-6.12 patched-6.12 $(if $(QUICK),,optin-6.12))
+lab_kernels = $(if $(filter command line environment,$(origin KVERS)),\
+	--kernels $(subst $(eval) ,$(comma),$(strip $(lab_vkernels))))
+comma := ,
+
 lab: deps
 	@$(MAKE) -s kernel guest
-	@bench/lab $(if $(QUICK),--quick)
+	@bench/lab $(if $(QUICK),--quick) $(lab_kernels)
 
 clean:
 	rm -rf -- $(call q,$(BUILD))

@@ -147,7 +147,7 @@ function median(a, n,   i, j, t) {
 }
 
 # The measured pairs: slope[fs, kernel, d] (us per call), npair[...].
-function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v) {
+function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v, fd) {
 	for (x in lsk) {
 		split(x, f, SUBSEP)
 		if (f[5] == 0 || !((f[1], f[2], f[3], f[4], 0) in lsk))
@@ -168,8 +168,13 @@ function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v) {
 	}
 	for (sk in npair) {
 		n = npair[sk]
-		for (j = 1; j <= n; j++)
+		for (j = 1; j <= n; j++) {
 			a[j] = ps[sk, j]
+			split(sk, f, SUBSEP)
+			# every kernel's pairs, for a kernel that has none
+			fd = f[1] SUBSEP f[3]
+			fps[fd, ++nfps[fd]] = ps[sk, j]
+		}
 		slope[sk] = median(a, n)
 		split(sk, f, SUBSEP)
 		# the rule's error on the pairs it came from
@@ -183,6 +188,11 @@ function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v) {
 			if (a[j] > maxerr[sk])
 				maxerr[sk] = a[j]
 	}
+	for (fd in nfps) {
+		for (j = 1; j <= nfps[fd]; j++)
+			a[j] = fps[fd, j]
+		fslope[fd] = median(a, nfps[fd])
+	}
 }
 
 # The estimated time (us) of FS/LABEL/CACHE/N at delay D on KERN, or "".
@@ -191,8 +201,16 @@ function estimate(fs, l, cache, n, d, kern,   k0, sk) {
 		return ""
 	k0 = lsk[fs, l, cache, n, 0]
 	sk = fs SUBSEP kern SUBSEP d
-	if (calls[k0, kern] == "" || !(sk in slope))
+	if (calls[k0, kern] == "")
 		return ""
+	if (!(sk in slope)) {
+		# no pair of its own (its delayed cases were not run): the
+		# delay is the lab's, not the kernel's; every kernel's pairs
+		if (!((fs, d) in fslope))
+			return ""
+		borrowed[fs, kern, d] = 1
+		return wall[k0, kern] + calls[k0, kern] * fslope[fs, d]
+	}
 	used[sk] = 1
 	return wall[k0, kern] + calls[k0, kern] * slope[sk]
 }
@@ -213,7 +231,7 @@ function tcell(fs, l, cache, n, d, kern,   k, e) {
 }
 
 # After a table with estimates: how they were made and how good they are.
-function est_note(fs,   sk, f, s, j) {
+function est_note(fs,   sk, f, s, j, b) {
 	if (!nest)
 		return
 	s = ""
@@ -226,11 +244,20 @@ function est_note(fs,   sk, f, s, j) {
 			    sprintf("%.1f ms per call from %d pairs, median error %.0f %%, worst %.0f %%", \
 				    slope[sk] / 1000, npair[sk], perr[sk] * 100, maxerr[sk] * 100)
 		}
+	b = ""
+	for (sk in borrowed) {
+		split(sk, f, SUBSEP)
+		if (f[1] == fs)
+			b = b (b == "" ? "" : ", ") f[2] " at " f[3] " ms"
+	}
 	print "\n≈: not measured (over the time budget, or not in the matrix), " \
 	      "estimated: the command's delay-0 time + its delay-0 calls × the " \
 	      "median extra time per call of the measured pairs at that delay " \
-	      "(" s "). The error is the rule's own on those measured pairs."
+	      "(" s "). The error is the rule's own on those measured pairs." \
+	      (b == "" ? "" : " Kernels whose delayed cases did not run (" b \
+	       ") take the median of every kernel's pairs on " fs ".")
 	delete used
+	delete borrowed
 }
 
 function diff(a, b) {

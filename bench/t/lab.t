@@ -132,7 +132,7 @@ STUB
 chmod +x "$tmp/guest-run"
 export GUEST_RUN=$tmp/guest-run
 
-echo "1..43"
+echo "1..46"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -189,6 +189,23 @@ ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/all/results.json")" = "$(
 ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/allq/results.json")" = "$(awk "/^[^#]/ && NF == 2 { print \$1 }" "$here/../kernels.list" | tr "\n" " " | sed "s/ $//")" ] &&
 	! jq -e ".cases[] | select(.kernel | test(\"optin\"))" "$tmp/allq/results.json"' \
 	"--quick without --kernels: the kernels without extra arguments (no opt-in)"
+
+# Injected delays on the first version's kernels only, by default
+"$lab" --quick --kernels stock,stock-6.12 --fs fuse --out "$tmp/dl" \
+	--no-report 2>"$tmp/err"
+nplan0=$("$BUILD/bench/labplan" --fs fuse --quick | wc -l)
+nd=$("$BUILD/bench/labplan" --fs fuse --quick --json |
+	jq -s '[.[] | select(.delay_ms > 0)] | length')
+ok '[ "$nd" -gt 0 ] &&
+	[ "$(jq "[.cases[] | select(.kernel == \"stock\" and .delay_ms > 0)] | length" "$tmp/dl/results.json")" = "$nd" ] &&
+	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\" and .delay_ms > 0)] | length" "$tmp/dl/results.json")" = 0 ] &&
+	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\")] | length" "$tmp/dl/results.json")" = $((nplan0 - nd)) ] &&
+	jq -e "[.cases[] | select(.error)] == []" "$tmp/dl/results.json"' \
+	"the delayed cases on stock, not on stock-6.12; every other case on both"
+"$lab" --quick --kernels stock,stock-6.12 --fs fuse --delays all \
+	--out "$tmp/da" --no-report 2>"$tmp/err"
+ok '[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\" and .delay_ms > 0)] | length" "$tmp/da/results.json")" = "$nd" ]' \
+	"--delays all: on stock-6.12 too"
 
 # --- Failures: every planned case ends measured, skipped or failed ------
 
@@ -258,6 +275,8 @@ usage_error() {
 ok 'usage_error --kernels newest --out "$tmp/x" && grep -q "unknown kernel newest" "$tmp/err"' \
 	"an unknown kernel: exit 2"
 ok 'usage_error --jobs 0 --out "$tmp/x" && grep -q "jobs takes 1 to 9" "$tmp/err"' "--jobs 0: exit 2"
+ok 'usage_error --kernels stock --delays patched --out "$tmp/x" && grep -q "delays: patched is not one of the kernels run" "$tmp/err"' \
+	"--delays naming a kernel not run: exit 2"
 ok 'usage_error --budget-s x --out "$tmp/x" && usage_error --budget-s 99999999999 --out "$tmp/x"' \
 	"--budget-s x, 99999999999: exit 2"
 ok 'usage_error --fs nfs3 --out && usage_error --fs nfs3 --kernels && usage_error --fs && usage_error --fs nfs3 --budget-s &&
