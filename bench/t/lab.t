@@ -132,7 +132,7 @@ STUB
 chmod +x "$tmp/guest-run"
 export GUEST_RUN=$tmp/guest-run
 
-echo "1..46"
+echo "1..47"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -190,7 +190,8 @@ ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/allq/results.json")" = "$
 	! jq -e ".cases[] | select(.kernel | test(\"optin\"))" "$tmp/allq/results.json"' \
 	"--quick without --kernels: the kernels without extra arguments (no opt-in)"
 
-# Injected delays on the first version's kernels only, by default
+# The whole plan on the first version's kernels, by default; the other
+# versions get its syscall and deep cases and the quick ls, no delays
 "$lab" --quick --kernels stock,stock-6.12 --fs fuse --out "$tmp/dl" \
 	--no-report 2>"$tmp/err"
 nplan0=$("$BUILD/bench/labplan" --fs fuse --quick | wc -l)
@@ -201,11 +202,21 @@ ok '[ "$nd" -gt 0 ] &&
 	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\" and .delay_ms > 0)] | length" "$tmp/dl/results.json")" = 0 ] &&
 	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\")] | length" "$tmp/dl/results.json")" = $((nplan0 - nd)) ] &&
 	jq -e "[.cases[] | select(.error)] == []" "$tmp/dl/results.json"' \
-	"the delayed cases on stock, not on stock-6.12; every other case on both"
-"$lab" --quick --kernels stock,stock-6.12 --fs fuse --delays all \
+	"the delayed cases on stock, not on stock-6.12; every other case of the quick plan on both"
+"$lab" --quick --kernels stock,stock-6.12 --fs fuse --full all \
 	--out "$tmp/da" --no-report 2>"$tmp/err"
 ok '[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\" and .delay_ms > 0)] | length" "$tmp/da/results.json")" = "$nd" ]' \
-	"--delays all: on stock-6.12 too"
+	"--full all: on stock-6.12 too"
+"$lab" --kernels stock,stock-6.12 --fs fuse --out "$tmp/fl" --no-report 2>"$tmp/err"
+"$BUILD/bench/labplan" --fs fuse --json >"$tmp/fullplan"
+"$BUILD/bench/labplan" --fs fuse --quick --json >"$tmp/quickplan"
+nlite=$(( $(jq -s '[.[] | select(.workload != "ls")] | length' "$tmp/fullplan") +
+	$(jq -s '[.[] | select(.workload == "ls" and .delay_ms == 0)] | length' "$tmp/quickplan") ))
+ok '[ "$(jq "[.cases[] | select(.kernel == \"stock\")] | length" "$tmp/fl/results.json")" = "$(wc -l <"$tmp/fullplan")" ] &&
+	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\")] | length" "$tmp/fl/results.json")" = "$nlite" ] &&
+	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\" and .workload == \"ls\" and .n != 100 and .n != 1000)] | length" "$tmp/fl/results.json")" = 0 ] &&
+	jq -e "[.cases[] | select(.error)] == []" "$tmp/fl/results.json"' \
+	"full run: stock the whole plan; stock-6.12 every syscall and deep case and the quick ls at delay 0 ($nlite)"
 
 # --- Failures: every planned case ends measured, skipped or failed ------
 
@@ -275,8 +286,8 @@ usage_error() {
 ok 'usage_error --kernels newest --out "$tmp/x" && grep -q "unknown kernel newest" "$tmp/err"' \
 	"an unknown kernel: exit 2"
 ok 'usage_error --jobs 0 --out "$tmp/x" && grep -q "jobs takes 1 to 9" "$tmp/err"' "--jobs 0: exit 2"
-ok 'usage_error --kernels stock --delays patched --out "$tmp/x" && grep -q "delays: patched is not one of the kernels run" "$tmp/err"' \
-	"--delays naming a kernel not run: exit 2"
+ok 'usage_error --kernels stock --full patched --out "$tmp/x" && grep -q "full: patched is not one of the kernels run" "$tmp/err"' \
+	"--full naming a kernel not run: exit 2"
 ok 'usage_error --budget-s x --out "$tmp/x" && usage_error --budget-s 99999999999 --out "$tmp/x"' \
 	"--budget-s x, 99999999999: exit 2"
 ok 'usage_error --fs nfs3 --out && usage_error --fs nfs3 --kernels && usage_error --fs && usage_error --fs nfs3 --budget-s &&
