@@ -132,7 +132,7 @@ STUB
 chmod +x "$tmp/guest-run"
 export GUEST_RUN=$tmp/guest-run
 
-echo "1..47"
+echo "1..48"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -176,9 +176,9 @@ ok '[ "$(cut -d" " -f1 "$tmp/ser" | tr "\n" " ")" = "start end start end " ] &&
 LANES=$tmp/four.lanes "$lab" --kernels stock,patched,optin,stock-6.12 --fs nfs3 \
 	--out "$tmp/four" --no-report 2>"$tmp/err" || cat "$tmp/err" >&2
 ok 'grep -q "^lab: 2 lanes (nfs3-1 nfs3-2), 2 at a time, on stock patched optin stock-6.12" "$tmp/err" &&
-	grep -q "^lab: nfs3-1: lane done, 2 cases" "$tmp/err" &&
-	grep -q "^lab: nfs3-2: lane done, 2 cases" "$tmp/err"' \
-	"four kernels: two lanes per file system, two kernels each"
+	grep -q "^lab: nfs3-1: lane done, 3 cases" "$tmp/err" &&
+	grep -q "^lab: nfs3-2: lane done, 1 cases" "$tmp/err"' \
+	"four kernels: a lane for the three of the whole plan, one for the other version"
 ok '[ "$(head -n 2 "$tmp/four.lanes" | cut -d" " -f1 | tr "\n" " ")" = "start start " ] &&
 	[ "$(jq -r "[.cases[].kernel] | join(\",\")" "$tmp/four/results.json")" = stock,patched,optin,stock-6.12 ]' \
 	"the two lanes run side by side; the cases in kernel order"
@@ -217,6 +217,8 @@ ok '[ "$(jq "[.cases[] | select(.kernel == \"stock\")] | length" "$tmp/fl/result
 	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\" and .workload == \"ls\" and .n != 100 and .n != 1000)] | length" "$tmp/fl/results.json")" = 0 ] &&
 	jq -e "[.cases[] | select(.error)] == []" "$tmp/fl/results.json"' \
 	"full run: stock the whole plan; stock-6.12 every syscall and deep case and the quick ls at delay 0 ($nlite)"
+ok 'grep -q "^lab: 2 lanes (fuse-1 fuse-2)" "$tmp/err"' \
+	"full run: FUSE's whole plan in a lane of its own"
 
 # --- Failures: every planned case ends measured, skipped or failed ------
 
