@@ -316,10 +316,12 @@ static int lstat_all(const char *dir, char names[][8], int n)
  * does it: getdents to the end, then lstat() of every entry. 6.1 asks
  * for the attributes on every READDIR page (readdirplus), so the
  * lstat()s find them cached. 6.12 asks on the first page only, and each
- * entry of a later page costs a LOOKUP: mainline changed this between
- * the two (the lab's report, "6.1 -> 6.12"). How many entries the first
- * page holds depends on the reply size, hence a bound: more than half.
- * actimeo=60: nothing expires while it runs.
+ * entry of a later page costs a LOOKUP: since v6.2's 85aa8ddc3818 ("NFS:
+ * Trigger the "ls -l" readdir heuristic sooner") the first getdents
+ * returns a few entries only, the later ones go out as plain READDIR
+ * before any lstat() could count as a readdirplus hit. How many entries
+ * the first reply holds depends on its size, hence a bound: more than
+ * half. actimeo=60: nothing expires while it runs.
  */
 TEST_F(nfs4, ls_long_large_dir_cold)
 {
