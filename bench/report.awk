@@ -688,7 +688,7 @@ function vfind(fs, call, sync, mask, cache,   i, k, f) {
 
 # The rows of FS's comparison: vrow[i] (a case key), vname[i], vdiv[i]
 # (the calls are divided by it: 1, or N for an ls).
-function vrows(fs,   i, j, c, k, f, t, nt, cs, l, n, lk) {
+function vrows(fs,   i, j, c, k, f, nt, cs, l, n, lk) {
 	nvrow = 0
 	split("cold warm expired", cs, " ")
 	nt = 0
@@ -744,7 +744,7 @@ function vcell(r, kern) {
 }
 
 # The rows where kernels A and B both measured and differ, as a list.
-function vdiffs(a, b, fs,   r, s, m) {
+function vdiffs(a, b,   r, s, m) {
 	m = 0
 	s = ""
 	for (r = 1; r <= nvrow; r++) {
@@ -766,7 +766,7 @@ function vdiffs(a, b, fs,   r, s, m) {
 	return s
 }
 
-function version_section(   i, j, r, v, n, fs, c, w, v1, v2, d, base_r) {
+function version_section(   i, j, r, v, n, fs, c, v1, d, base_r) {
 	vkernels()
 	if (nvv < 2)
 		return
@@ -774,8 +774,8 @@ function version_section(   i, j, r, v, n, fs, c, w, v1, v2, d, base_r) {
 	base_r = vroles[1]
 	print "\n## " v1 " → " vvers[nvv] "\n"
 	print "The same cases on each kernel version: the deep path d1/d2/file " \
-	      "in every sync mode and cache state, and `ls -l` at N=100 and " \
-	      "1000 (calls per file), on the reference mount of each file " \
+	      "in every sync mode and cache state, and the long `ls` forms at " \
+	      "N=100 and 1000 (calls per file), on the reference mount of each file " \
 	      "system (no opt-in mount option, READDIRPLUS as the kernel " \
 	      "decides). A cell is the round trips the caller waited for; " \
 	      "`—`: not in this run's plan."
@@ -787,7 +787,7 @@ function version_section(   i, j, r, v, n, fs, c, w, v1, v2, d, base_r) {
 		print "\n### " fs "\n"
 		for (v = 2; v <= nvv; v++) {
 			vcompared = 0
-			d = vdiffs(vk[base_r, v1], vk[base_r, vvers[v]], fs)
+			d = vdiffs(vk[base_r, v1], vk[base_r, vvers[v]])
 			if (vcompared)
 				print "- Mainline alone (" base_r " " v1 " → " base_r \
 				      " " vvers[v] "): " (vdiffn ? vdiffn " of " \
@@ -797,7 +797,7 @@ function version_section(   i, j, r, v, n, fs, c, w, v1, v2, d, base_r) {
 		for (r = 2; r <= nvr; r++)
 			for (v = 1; v <= nvv; v++) {
 				vcompared = 0
-				d = vdiffs(vk[base_r, vvers[v]], vk[vroles[r], vvers[v]], fs)
+				d = vdiffs(vk[base_r, vvers[v]], vk[vroles[r], vvers[v]])
 				if (vcompared)
 					print "- " vroles[r] " on " vvers[v] " (against " \
 					      base_r " " vvers[v] "): " (vdiffn ? \
