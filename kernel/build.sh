@@ -141,7 +141,7 @@ configure_and_build() {
 		die "merge_config failed, see $build/merge.log"
 	make -s -C "$tree" O="$build" olddefconfig >/dev/null
 	check_config
-	log "$name: building bzImage with $JOBS jobs (about 4 minutes on 2 cores)"
+	log "$name: building bzImage with $JOBS jobs (about 10 minutes on 2 cores)"
 	t0=$(date +%s)
 	make -s -C "$tree" O="$build" -j"$JOBS" bzImage >"$build/build.log" 2>&1 || {
 		tail -30 "$build/build.log" >&2
