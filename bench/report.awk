@@ -9,6 +9,8 @@
 # environment. Every number printed comes from a case.
 BEGIN {
 	FS = "\t"
+	# mount options that make a case a variant, not the reference
+	REF_EXCLUDE = "default_permissions|readdirplus=on|nocto|lookupcache|acdirmin|nordirplus"
 	split("stock patched optin", korder, " ")
 	started = ENVIRON["REPORT_STARTED"]
 	kinfo = ENVIRON["REPORT_KINFO"]
@@ -671,21 +673,6 @@ function sortver(a, n,   i, j, t) {
 		}
 }
 
-# The deep-path case of FS on its reference mount (no opt-in, option
-# variant or READDIRPLUS forced), or "".
-function vfind(fs, call, sync, mask, cache,   i, k, f) {
-	for (i = 1; i <= ncase; i++) {
-		k = order[i]
-		split(k, f, SUBSEP)
-		if (f[1] == fs && f[3] == "syscall" && f[4] == call &&
-		    f[6] == sync && f[7] == mask && f[8] == "deep" &&
-		    f[9] == cache && f[11] == 0 &&
-		    f[2] !~ /default_permissions|readdirplus=on|nocto|lookupcache|acdirmin|nordirplus/)
-			return k
-	}
-	return ""
-}
-
 # The rows of FS's comparison: vrow[i] (a case key), vname[i], vdiv[i]
 # (the calls are divided by it: 1, or N for an ls).
 function vrows(fs,   i, j, c, k, f, nt, cs, l, n, lk) {
@@ -704,7 +691,8 @@ function vrows(fs,   i, j, c, k, f, nt, cs, l, n, lk) {
 	delete tseen
 	for (j = 1; j <= nt; j++)
 		for (c = 1; c <= 3; c++) {
-			k = vfind(fs, tc[j], ts[j], tm[j], cs[c])
+			k = find(fs, "syscall", tc[j], "-", ts[j], tm[j],
+				 "deep", cs[c], 1, 0, "")
 			if (k == "")
 				continue
 			vrow[++nvrow] = k
@@ -825,13 +813,15 @@ function say(s) {
 	print s > summary
 }
 
+# The first case of the plan with these keys; opts "": on the reference
+# mount (no opt-in, no option variant, READDIRPLUS as the kernel decides)
 function find(fs, wl, call, form, sync, mask, object, cache, n, d, opts,
 	      i, k, f, mo) {
 	for (i = 1; i <= ncase; i++) {
 		k = order[i]
 		split(k, f, SUBSEP)
 		if (opts == "")
-			mo = f[2] !~ /default_permissions|readdirplus=on/
+			mo = f[2] !~ REF_EXCLUDE
 		else
 			mo = index(f[2], opts) > 0
 		if (mo && f[1] == fs && f[3] == wl && f[4] == call &&

@@ -297,6 +297,7 @@ static int read_names(const char *dir, char names[][8], int max)
 	return n;
 }
 
+/* lstat() of each: 0 when each is the empty 0644 file make_files() made */
 static int lstat_all(const char *dir, char names[][8], int n)
 {
 	char p[200];
@@ -305,7 +306,8 @@ static int lstat_all(const char *dir, char names[][8], int n)
 
 	for (i = 0; i < n; i++) {
 		snprintf(p, sizeof(p), "%s/%.7s", dir, names[i]);
-		if (lstat(p, &st))
+		if (lstat(p, &st) || !S_ISREG(st.st_mode) ||
+		    (st.st_mode & 07777) != 0644 || st.st_size)
 			return -1;
 	}
 	return 0;
