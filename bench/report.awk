@@ -10,7 +10,8 @@
 BEGIN {
 	FS = "\t"
 	# mount options that make a case a variant, not the reference
-	REF_EXCLUDE = "default_permissions|readdirplus=on|nocto|lookupcache|acdirmin|nordirplus"
+	REF_EXCLUDE = "default_permissions|readdirplus=on|nocto|" \
+		      "lookupcache|acdirmin|nordirplus"
 	split("stock patched optin", korder, " ")
 	started = ENVIRON["REPORT_STARTED"]
 	kinfo = ENVIRON["REPORT_KINFO"]
