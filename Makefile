@@ -24,11 +24,9 @@ export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 
 # Two test files at a time: each guest is one TCG thread, and this
 # machine has 2 cores (make check: 9 min one at a time, see README).
-# bench/t-guest's lab runs kill guests at set times and run lanes of
-# their own: they go one at a time, after the rest.
+# Which tests go alone or one after another: testrules.yml.
 TEST_JOBS ?= 2
-PROVE := prove --timer -j$(TEST_JOBS) --rules='seq=bench/t-guest/*.t' \
-	--rules='par=**'
+PROVE := prove --timer -j$(TEST_JOBS)
 # Host tests, then guest tests (each boots its own QEMU guest).
 HOST_TESTS := bench/t fuse-backend/t scripts/t
 # kernel/t: NAME.t tests 6.1, NAME-6.12.t tests 6.12.

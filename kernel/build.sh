@@ -139,7 +139,9 @@ configure_and_build() {
 		"$build/.config" "$CONFIG_FRAGMENT" ${KVER_FRAGMENT:+"$KVER_FRAGMENT"} \
 		>"$build/merge.log" 2>&1) ||
 		die "merge_config failed, see $build/merge.log"
-	make -s -C "$tree" O="$build" olddefconfig >/dev/null
+	# (its notes on options the fragment overrides go to merge.log too)
+	make -s -C "$tree" O="$build" olddefconfig >>"$build/merge.log" 2>&1 ||
+		die "olddefconfig failed, see $build/merge.log"
 	check_config
 	log "$name: building bzImage with $JOBS jobs (about 10 minutes on 2 cores)"
 	t0=$(date +%s)
