@@ -26,7 +26,7 @@ export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 # machine has 2 cores (make check: 9 min one at a time, see README).
 # Which tests go alone or one after another: testrules.yml.
 TEST_JOBS ?= 2
-PROVE := prove --timer -j$(TEST_JOBS)
+PROVE := prove --timer --failures -j$(TEST_JOBS)
 # Host tests, then guest tests (each boots its own QEMU guest).
 HOST_TESTS := bench/t fuse-backend/t scripts/t
 # kernel/t: NAME.t tests 6.1, NAME-6.12.t tests 6.12.

@@ -21,20 +21,21 @@ interrupt() {
 	: >"$d/out"
 	# A background job of this shell starts with SIGINT ignored: perl
 	# restores the default before it becomes guest/run.
-	# The guest says "started" on its console (the kernel log file).
+	# The guest says LAB-STARTED on its console (the kernel log file): a
+	# word no kernel message holds, not "started".
 	TMPDIR=$d/tmp perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
 		"$run" --timeout 60 --console "$d/console" "$kernel" -- \
-		sh -c 'echo streamed; echo started >/dev/console; sleep 60' \
+		sh -c 'echo streamed; echo LAB-STARTED >/dev/console; sleep 60' \
 		>"$d/out" 2>"$d/err" &
 	pid=$!
 	i=0
-	until grep -q started "$d/console" 2>/dev/null || [ $i -ge 600 ]; do
+	until grep -q LAB-STARTED "$d/console" 2>/dev/null || [ $i -ge 600 ]; do
 		i=$((i + 1))
 		sleep 0.1
 	done
 	sleep 1
 	# The console and the output port are relayed separately: on a busy
-	# host the output may trail "started" by over a second. Within 10 s
+	# host the output may trail LAB-STARTED by over a second. Within 10 s
 	# of a 60 s sleep it still streamed.
 	i=0
 	until grep -q streamed "$d/out" || [ $i -ge 100 ]; do
@@ -42,6 +43,11 @@ interrupt() {
 		sleep 0.1
 	done
 	is "$(cat "$d/out")" streamed "$name: the output streams while the guest runs"
+	[ -s "$d/out" ] || {
+		echo "# guest/run's stderr, then the console's last lines:"
+		sed 's/^/#   /' "$d/err"
+		tail -n 5 "$d/console" | sed 's/^/#   /'
+	}
 	qemu=""
 	for c in $(lab_descendants "$pid"); do
 		case $(cat "/proc/$c/comm" 2>/dev/null) in
