@@ -58,7 +58,7 @@ make -s -C "$work/tree" O="$build" olddefconfig >/dev/null
 build_w1 "$work/base.log" || { log "the base does not build"; exit 1; }
 
 for p in $(cd "$patchdir" && { cat series 2>/dev/null || ls *.patch; }); do
-	(cd "$work/tree" && git -c user.name=lab -c user.email=lab@localhost \
+	(cd "$work/tree" && git -c gc.auto=0 -c user.name=lab -c user.email=lab@localhost \
 		am -q "$patchdir/$p") || { log "$p: does not apply"; exit 1; }
 	files=$(cd "$work/tree" && git diff --name-only HEAD~1 -- '*.c')
 	if ! build_w1 "$work/$p.log"; then

@@ -76,9 +76,7 @@ nl_qemu_pid() {
 # nl_guest NAME KERNEL ARGS NETDEV [guest/run options] -- CMD...:
 # guest/run in the background, output to $nl_tmp/NAME.out, kernel log
 # to $nl_tmp/NAME.console. NETDEV: the -netdev stream options after
-# the link's path. Every file goes in with an explicit guest path. The
-# NIC has no option ROM (romfile=): the guest boots by -kernel, and the
-# firmware would otherwise run the NIC's iPXE under TCG at every boot.
+# the link's path. Every file goes in with an explicit guest path.
 nl_guest() {
 	name=$1 image=$2 args=$3 netdev=$4
 	shift 4
@@ -89,7 +87,7 @@ nl_guest() {
 		--qemu-arg -pidfile --qemu-arg "$nl_tmp/$name.pid" \
 		--qemu-arg -netdev \
 		--qemu-arg "stream,id=n0,addr.type=unix,addr.path=$(nl_qemu_str "$nl_link"),$netdev" \
-		--qemu-arg -device --qemu-arg "virtio-net-pci,netdev=n0,romfile=,mac=52:54:00:00:00:0$([ "$name" = server ] && echo 1 || echo 2)" \
+		--qemu-arg -device --qemu-arg "virtio-net-pci,netdev=n0,mac=52:54:00:00:00:0$([ "$name" = server ] && echo 1 || echo 2)" \
 		"$image" "$@" >>"$nl_tmp/$name.out" 2>&1 &
 }
 
