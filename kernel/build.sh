@@ -145,14 +145,88 @@ configure_and_build() {
 	make -s -C "$tree" O="$build" olddefconfig >>"$build/merge.log" 2>&1 ||
 		die "olddefconfig failed, see $build/merge.log"
 	check_config
-	log "$name: building bzImage with $JOBS jobs (9-10 minutes on 2 cores)"
+	seed_build
+	log "$name: building bzImage with $JOBS jobs (9-10 minutes on 2 cores from nothing)"
 	t0=$(date +%s)
 	make -s -C "$tree" O="$build" -j"$JOBS" bzImage >"$build/build.log" 2>&1 || {
 		tail -30 "$build/build.log" >&2
 		die "build failed, full log in $build/build.log"
 	}
-	log "$name: built in $(( $(date +%s) - t0 ))s"
+	log "$name: built in $(( $(date +%s) - t0 ))s$(rebuilt_note)"
+	record_source
 	touch "$build/.lab-built"
+}
+
+# The commit a build's tree was at, when the tree is a clean git tree:
+# a later build of the same repository may start from this one.
+tree_commit() {
+	git -C "$tree" rev-parse -q --verify HEAD 2>/dev/null &&
+		[ -z "$(git -C "$tree" status --porcelain -uno)" ]
+}
+
+record_source() {
+	c=$(tree_commit) || return 0
+	printf '%s %s %s %s\n' "$cfghash" "$c" "$tree" "$build" >"$build/.lab-source"
+}
+
+# The finished build of the same config whose commit is in this tree's
+# repository and differs least from HEAD: "DIR COMMIT TREE BUILD", the
+# last two the paths it was built at.
+find_seed() {
+	best=
+	bestn=
+	for s in "$LAB_CACHE"/build/*/.lab-source; do
+		[ -e "$s" ] && [ -e "${s%/.lab-source}/.lab-built" ] || continue
+		read -r h c t b <"$s"
+		[ "$h" = "$cfghash" ] && git -C "$tree" cat-file -e "$c^{commit}" 2>/dev/null ||
+			continue
+		n=$(git -C "$tree" diff --name-only "$c" HEAD | wc -l)
+		[ -n "$bestn" ] && [ "$n" -ge "$bestn" ] && continue
+		best="${s%/.lab-source} $c $t $b"
+		bestn=$n
+	done
+	[ -n "$best" ] && echo "$best"
+}
+
+# Start from a copy of the closest finished build, as kbuild does after
+# a git checkout: objects newer than the unchanged sources, the files
+# that differ from the seed's commit newer than the objects. kbuild then
+# compiles only what depends on them: 827 of 1309 objects for the 6.1
+# series, whose fs.h and namei.h changes reach most of the kernel, 436 s
+# instead of about 600.
+seed_build() {
+	tree_commit >/dev/null || return 0
+	seed=$(find_seed) || return 0
+	set -- $seed
+	cmp -s "$1/.config" "$build/.config" || return 0
+	log "$name: starting from $(basename "$1") ($(git -C "$tree" diff --name-only "$2" HEAD | wc -l) files differ)"
+	rm -rf "$build"
+	mkdir "$build"
+	cp -a "$1/." "$build/"
+	rm -f "$build/.lab-built" "$build/.lab-source" "$build/.version"
+	# Command lines and dependency lists name the seed's source tree, and
+	# objtool's its build folder (else objtool and all objects rebuild).
+	rewrite_path "$3" "$tree"
+	rewrite_path "$4" "$build"
+	ln -sfn "$tree" "$build/source"
+	sleep 1 # every checked-out source is now older than the objects
+	find "$build" -exec touch -h -d "@$(date +%s.%N)" {} +
+	touch "$build/.lab-seeded"
+	sleep 0.1
+	git -C "$tree" diff --name-only -z "$2" HEAD |
+		(cd "$tree" && xargs -0 -r sh -c 'for f; do [ -e "$f" ] && touch "$f"; done; :' sh)
+}
+
+rewrite_path() {
+	[ "$1" = "$2" ] || grep -rlIF -- "$1/" "$build" |
+		OLD=$1/ NEW=$2/ xargs -r perl -pi -e 's/\Q$ENV{OLD}\E/$ENV{NEW}/g'
+}
+
+rebuilt_note() {
+	[ -e "$build/.lab-seeded" ] || return 0
+	printf ', %s of %s objects compiled' \
+		"$(find "$build" -name '*.o' -newer "$build/.lab-seeded" | wc -l)" \
+		"$(find "$build" -name '*.o' | wc -l)"
 }
 
 # Every option the fragments set must survive olddefconfig.
