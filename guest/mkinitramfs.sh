@@ -1,11 +1,13 @@
 #!/bin/sh
 # Build the lab's base initramfs (an uncompressed newc cpio):
 # busybox-static, the init, and each host binary named on the command line
-# (or in $GUEST_BINS) with the shared libraries ldd lists. With --layer,
-# only the binaries, their libraries and $GUEST_FILES: a cpio that
-# guest/run appends to the base one for a guest role (NFS).
+# (or in $GUEST_BINS) with the shared libraries ldd lists. With --layer
+# BASE, only the binaries, their libraries and $GUEST_FILES that BASE
+# does not hold already: a cpio that guest/run appends to BASE for a
+# guest role (NFS). Every byte costs each boot twice under TCG: the
+# kernel unpacks it, then poisons the freed initrd a byte at a time.
 #
-# usage: guest/mkinitramfs.sh [--layer] OUTPUT [BINARY[=GUEST_PATH]...]
+# usage: guest/mkinitramfs.sh [--layer BASE] OUTPUT [BINARY[=GUEST_PATH]...]
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,12 +17,21 @@ log() { printf 'initramfs: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 layer=0
-[ "${1:-}" != --layer ] || { layer=1; shift; }
-[ $# -ge 1 ] || die "usage: $0 [--layer] OUTPUT [BINARY[=GUEST_PATH]...]"
-out=$1
-shift
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
+if [ "${1:-}" = --layer ]; then
+	[ $# -ge 2 ] && [ -f "$2" ] || die "--layer needs the base cpio (${2:-none given})"
+	layer=1
+	# What the base holds (as "./path") is not copied again.
+	cpio -it --quiet <"$2" | sed 's|^\./||; s|^|./|' >"$stage.base"
+	shift 2
+fi
+[ $# -ge 1 ] || die "usage: $0 [--layer BASE] OUTPUT [BINARY[=GUEST_PATH]...]"
+out=$1
+shift
+trap 'rm -rf "$stage" "$stage.base"' EXIT
+
+in_base() { [ $layer = 1 ] && grep -qxF ".$1" "$stage.base"; }
 
 # Copy a file keeping its absolute path, following one level of symlink.
 copy_path() {
@@ -49,7 +60,7 @@ copy_binary() {
 	! file "$stage$dst" | grep -q 'ELF.*not stripped' ||
 		strip --strip-debug "$stage$dst"
 	ldd "$src" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
-		[ -e "$stage$lib" ] || copy_path "$lib"
+		[ -e "$stage$lib" ] || in_base "$lib" || copy_path "$lib"
 	done
 }
 
@@ -60,13 +71,21 @@ base() {
 		die "$BUSYBOX is not a static busybox: apt-get install busybox-static"
 	mkdir -p "$stage"/bin "$stage"/sbin "$stage"/usr/bin "$stage"/usr/sbin \
 		"$stage"/etc "$stage"/proc "$stage"/sys "$stage"/dev "$stage"/tmp \
-		"$stage"/mnt "$stage"/lab/bin "$stage"/root "$stage"/var
+		"$stage"/mnt "$stage"/lab/bin "$stage"/root "$stage"/run \
+		"$stage"/var/lib/nfs "$stage"/var/run
 	cp "$BUSYBOX" "$stage/bin/busybox"
 	# The applet links, made here once rather than by every boot's init.
 	for applet in $("$BUSYBOX" --list); do
 		[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
 	done
 	install -m 0755 "$here/init" "$stage/init"
+	# What the init mounts with one "mount -a".
+	cat >"$stage/etc/fstab" <<-FSTAB
+		proc /proc proc defaults 0 0
+		sys /sys sysfs defaults 0 0
+		tmp /tmp tmpfs defaults 0 0
+		run /run tmpfs defaults 0 0
+		FSTAB
 	# Accounts the NFS daemons drop privileges to.
 	cat >"$stage/etc/passwd" <<-PASSWD
 		root:x:0:0:root:/root:/bin/sh
@@ -82,7 +101,7 @@ for b in "$@" ${GUEST_BINS:-}; do
 	copy_binary "$b"
 done
 for f in ${GUEST_FILES:-}; do
-	copy_path "$f"
+	in_base "$f" || copy_path "$f"
 done
 
 tmp=$out.tmp

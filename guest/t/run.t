@@ -10,10 +10,18 @@ run=$lab_top/guest/run
 # The processes of this test carry its temporary directory's name.
 qemus() { lab_procs "$lab_tmp" | wc -l; }
 
-echo "1..9"
+echo "1..10"
 out=$("$run" "$kernel" -- sh -c 'echo "it'"'"'s a guest"; cat /proc/sys/kernel/hostname')
 is "$out" "it's a guest
 lab" "output and quoting come back"
+
+# The init reads lab.hostname= from the kernel command line (the NFS
+# guests' names); /run and /var/lib/nfs are there for the NFS daemons.
+out=$("$run" --hostname nfs-server.2 "$kernel" -- sh -c \
+	'cat /proc/sys/kernel/hostname; grep -c " /run tmpfs" /proc/mounts; ls -d /var/lib/nfs')
+is "$out" "nfs-server.2
+1
+/var/lib/nfs" "--hostname names the guest; /run is a tmpfs"
 
 rc=0
 "$run" "$kernel" -- sh -c 'exit 7' || rc=$?
