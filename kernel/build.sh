@@ -145,6 +145,8 @@ configure_and_build() {
 	make -s -C "$tree" O="$build" olddefconfig >>"$build/merge.log" 2>&1 ||
 		die "olddefconfig failed, see $build/merge.log"
 	check_config
+	# One "git status" of the tree's 80k files serves the seed and the record.
+	commit=$(tree_commit) || commit=
 	seed_build
 	log "$name: building bzImage with $JOBS jobs (9-10 minutes on 2 cores from nothing)"
 	t0=$(date +%s)
@@ -153,7 +155,8 @@ configure_and_build() {
 		die "build failed, full log in $build/build.log"
 	}
 	log "$name: built in $(( $(date +%s) - t0 ))s$(rebuilt_note)"
-	record_source
+	[ -z "$commit" ] ||
+		printf '%s %s %s %s\n' "$cfghash" "$commit" "$tree" "$build" >"$build/.lab-source"
 	touch "$build/.lab-built"
 }
 
@@ -164,14 +167,9 @@ tree_commit() {
 		[ -z "$(git -C "$tree" status --porcelain -uno)" ]
 }
 
-record_source() {
-	c=$(tree_commit) || return 0
-	printf '%s %s %s %s\n' "$cfghash" "$c" "$tree" "$build" >"$build/.lab-source"
-}
-
 # The finished build of the same config whose commit is in this tree's
-# repository and differs least from HEAD: "DIR COMMIT TREE BUILD", the
-# last two the paths it was built at.
+# repository and differs least from HEAD: "DIR COMMIT TREE BUILD NFILES",
+# TREE and BUILD the paths it was built at, NFILES how many files differ.
 find_seed() {
 	best=
 	bestn=
@@ -180,9 +178,9 @@ find_seed() {
 		read -r h c t b <"$s"
 		[ "$h" = "$cfghash" ] && git -C "$tree" cat-file -e "$c^{commit}" 2>/dev/null ||
 			continue
-		n=$(git -C "$tree" diff --name-only "$c" HEAD | wc -l)
+		n=$(git -C "$tree" diff --name-only "$c" "$commit" | wc -l)
 		[ -n "$bestn" ] && [ "$n" -ge "$bestn" ] && continue
-		best="${s%/.lab-source} $c $t $b"
+		best="${s%/.lab-source} $c $t $b $n"
 		bestn=$n
 	done
 	[ -n "$best" ] && echo "$best"
@@ -195,11 +193,11 @@ find_seed() {
 # series, whose fs.h and namei.h changes reach most of the kernel, 436 s
 # instead of about 600.
 seed_build() {
-	tree_commit >/dev/null || return 0
+	[ -n "$commit" ] || return 0
 	seed=$(find_seed) || return 0
 	set -- $seed
 	cmp -s "$1/.config" "$build/.config" || return 0
-	log "$name: starting from $(basename "$1") ($(git -C "$tree" diff --name-only "$2" HEAD | wc -l) files differ)"
+	log "$name: starting from $(basename "$1") ($5 files differ)"
 	rm -rf "$build"
 	mkdir "$build"
 	cp -a "$1/." "$build/"
@@ -213,7 +211,7 @@ seed_build() {
 	find "$build" -exec touch -h -d "@$(date +%s.%N)" {} +
 	touch "$build/.lab-seeded"
 	sleep 0.1
-	git -C "$tree" diff --name-only -z "$2" HEAD |
+	git -C "$tree" diff --name-only -z "$2" "$commit" |
 		(cd "$tree" && xargs -0 -r sh -c 'for f; do [ -e "$f" ] && touch "$f"; done; :' sh)
 }
 
