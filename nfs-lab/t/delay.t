@@ -11,8 +11,14 @@
 # 2026-12-04 netem's delay added 1.2-1.45 times its label per NFS call
 # (per call, 96 calls: 0 ms 1.07, 1 ms 2.33, 2 ms 4.00, 5 ms 7.85, 10 ms
 # 13.38 ms), while fusecount's delay and sleeps are within the bound
-# (guest/t/clock-load.t). Why is not found yet: the lab's times at a
-# netem delay are that much above the label.
+# (guest/t/clock-load.t). With the host idle (same kernel, evening of
+# 2026-12-04) it is no better: base 0.93 ms, 1 ms +1.66 ms, 10 ms +12.25
+# ms per call, so it is not the load, nor the guest clock (the guest's
+# APIC timer calibrates to QEMU's 1 GHz bus, checked against the PM
+# timer). Not the segmentation either: knfsd corks each reply into one
+# segment on a TCP_NODELAY socket (svc_tcp_sendto), which netem holds
+# once. Why is not found yet: the lab's times at a netem delay are that
+# much above the label.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
