@@ -20,6 +20,8 @@ JOBS=${JOBS:-$(nproc)}
 # gc.auto=0: the import is 90k loose objects, and a "git gc --auto" the
 # commit would start packs them for minutes beside the kernel build.
 GIT="git -c gc.auto=0 -c user.name=statx-lab -c user.email=statx-lab@localhost"
+# Our makes set their own -j: not a job server of a make that runs us.
+unset MAKEFLAGS MFLAGS
 
 log() { printf 'kernel: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -110,7 +112,7 @@ prepare_tree() {
 		die "KERNEL_SRC must be a git tree to apply a series"
 	tree=$LAB_CACHE/trees/$name-$srcver-$shash
 	[ -e "$tree.ready" ] && return
-	log "applying $(echo "$series" | wc -l) patches in $tree"
+	log "$name: applying $(echo "$series" | wc -l) patches in $tree"
 	rm -rf "$tree"
 	(cd "$base" && git worktree prune && mkdir -p "$(dirname "$tree")" &&
 	 git worktree add -q --detach "$tree" HEAD)
@@ -120,7 +122,7 @@ prepare_tree() {
 			 git am --abort) >/dev/null 2>&1 || true
 			die "patch does not apply: $p (try: cd $tree && git am $p)"
 		fi
-		log "  applied $(basename "$p")"
+		log "$name:   applied $(basename "$p")"
 	done
 	touch "$tree.ready"
 }
@@ -223,6 +225,7 @@ seed_build() {
 # leaves them. Needs the seed's tree still at the seed's commit, to
 # preprocess the seed's side.
 keep_unchanged() {
+	[ "$5" -gt 0 ] || return 0
 	[ "$(git -C "$3" rev-parse -q --verify HEAD 2>/dev/null)" = "$2" ] &&
 		[ -z "$(git -C "$3" status --porcelain -uno)" ] || {
 		log "$name: the seed's tree has moved on: compiling all that includes a change"

@@ -9,8 +9,8 @@
 # same object: line numbers only reach an object through debug
 # information, which lab kernels do not have (__LINE__ itself is
 # expanded in the text). An OBJ whose command is not a plain compile
-# (gcc ... -c -o OBJ SRC, then objtool) is never printed. Each folder's
-# generated headers must still be the seed's: run before make.
+# (gcc ... -c -o OBJ SRC, on 6.1 then objtool) is never printed. Each
+# folder's generated headers must still be the seed's: run before make.
 set -eu
 seed=$1
 new=$2
@@ -18,12 +18,18 @@ shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# OBJ's compile command in BUILD's .cmd file, turned into a
-# preprocessing to stdout, or nothing when the command has another shape.
+# OBJ's compile command in BUILD's .cmd file (kbuild names it
+# savedcmd_OBJ since 6.3, cmd_OBJ before), turned into a preprocessing
+# to stdout, or nothing when the command has another shape.
 pp_command() {
 	awk -v o="$2" '
-	index($0, "cmd_" o " := ") == 1 {
-		c = substr($0, length("cmd_" o " := ") + 1)
+	{
+		if (index($0, "cmd_" o " := ") == 1)
+			c = substr($0, length("cmd_" o " := ") + 1)
+		else if (index($0, "savedcmd_" o " := ") == 1)
+			c = substr($0, length("savedcmd_" o " := ") + 1)
+		else
+			next
 		n = split(c, part, ";")
 		if (n > 2)
 			exit
