@@ -212,8 +212,10 @@ seed_build() {
 	sleep 1 # every checked-out source is now older than the objects
 	find "$build" -exec touch -h -d "@$(date +%s.%N)" {} +
 	sleep 0.1
-	git -C "$tree" diff --name-only -z "$2" "$commit" |
-		(cd "$tree" && xargs -0 -r sh -c 'for f; do [ -e "$f" ] && touch "$f"; done; :' sh)
+	git -C "$tree" diff --name-only "$2" "$commit" |
+		T=$tree/ awk '{ print ENVIRON["T"] $0 }' >"$build/.lab-changed"
+	xargs -r -d '\n' sh -c 'for f; do [ -e "$f" ] && touch "$f"; done; :' sh \
+		<"$build/.lab-changed"
 	keep_unchanged "$@"
 	sleep 0.1
 	touch "$build/.lab-seeded" # what make writes from now on is compiled
@@ -231,9 +233,9 @@ keep_unchanged() {
 		log "$name: the seed's tree has moved on: compiling all that includes a change"
 		return 0
 	}
-	git -C "$tree" diff --name-only "$2" "$commit" | sed "s|^|$tree/|" >"$build/.lab-changed"
-	find "$build" -name '.*.o.cmd' -exec grep -lF -f "$build/.lab-changed" {} + |
-		sed -n "s|^$build/\(.*\)/\.\(.*\.o\)\.cmd\$|\1/\2|p" >"$build/.lab-candidates" || true
+	# fs/.namei.o.cmd names fs/namei.o
+	(cd "$build" && find . -name '.*.o.cmd' -exec grep -lF -f .lab-changed {} + |
+		sed -n 's|^\./\(.*\)/\.\(.*\.o\)\.cmd$|\1/\2|p') >"$build/.lab-candidates" || true
 	xargs -r -P "$JOBS" -n 8 "$here/pp-same.sh" "$1" "$build" \
 		<"$build/.lab-candidates" >"$build/.lab-kept"
 	(cd "$build" && xargs -r touch <.lab-kept)
