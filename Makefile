@@ -38,7 +38,7 @@ GUEST_TESTS := $(wildcard guest/t) $(KERNEL_T) \
 FUZZ_SECONDS ?= 20
 export FUZZ_SECONDS
 
-.PHONY: all deps kernel kernel-6.1 kernel-6.12 kernel-stock kernel-patched \
+.PHONY: all deps kernel kernel-ahead kernel-6.1 kernel-6.12 kernel-stock kernel-patched \
 	kernel-stock-6.12 kernel-patched-6.12 userspace guest \
 	check check-host check-guest check-kernel check-fuse check-nfs \
 	fuzz lab clean distclean
@@ -48,7 +48,19 @@ all: kernel guest
 deps:
 	@sh scripts/deps.sh
 
-kernel: $(addprefix kernel-,$(KVERS))
+# While the first kernel compiles, the trees of the others are unpacked,
+# patched and configured beside it (kernel-ahead): xz, git and kconfig
+# run on one core, the compiler leaves little to the other.
+kernel:
+	@$(MAKE) -s kernel-ahead & ahead=$$!; \
+	$(MAKE) -s $(addprefix kernel-,$(KVERS)); rc=$$?; wait $$ahead; exit $$rc
+
+# In the order the builds need them. A failure here is the build's too,
+# which reports it again when it gets there; these go on to the next.
+kernel-ahead:
+	$(if $(filter 6.1,$(KVERS)),@kernel/build.sh --prepare patched $(call q,$(PATCHES)) || :)
+	$(if $(filter 6.12,$(KVERS)),@KVER=6.12 kernel/build.sh --prepare stock-6.12 || :)
+	$(if $(filter 6.12,$(KVERS)),@KVER=6.12 kernel/build.sh --prepare patched-6.12 $(call q,$(PATCHES_6_12)) || :)
 
 # One version's kernels one after another: the patched build starts
 # from the stock one. Not the two versions side by side (make -j2,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build a lab kernel out of the repository.
 #
-# usage: [KVER=6.1|6.12] kernel/build.sh NAME [PATCHDIR]
+# usage: [KVER=6.1|6.12] kernel/build.sh [--prepare] NAME [PATCHDIR]
 #
 # Unpacks Debian's linux-source-$KVER once into $LAB_CACHE/src as a git tree
 # (base commit = the Debian import, the base of our format-patch series),
@@ -11,6 +11,9 @@
 # The build is cached under a key made of the source version, the series
 # and the config, so a second run rebuilds nothing. On success
 # $LAB_CACHE/kernels/NAME/{bzImage,src,build} point at the result.
+# --prepare stops before the compiler: tree unpacked, patched and
+# configured, so a later build starts compiling at once (make kernel
+# prepares the later builds while the first one compiles).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,12 +26,14 @@ GIT="git -c gc.auto=0 -c user.name=statx-lab -c user.email=statx-lab@localhost"
 # Our makes set their own -j: not a job server of a make that runs us.
 unset MAKEFLAGS MFLAGS
 
-log() { printf 'kernel: %s\n' "$*" >&2; }
+prepare_only=
+[ "${1-}" != --prepare ] || { prepare_only=1; shift; }
+log() { printf 'kernel%s: %s\n' "${prepare_only:+ (ahead)}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 # shellcheck source=kernel/kver.sh
 . "$here/kver.sh"
 
-[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 NAME [PATCHDIR]"
+[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 [--prepare] NAME [PATCHDIR]"
 name=$1
 patchdir=${2:-}
 case $name in *[!a-z0-9_.-]*|.*|'') die "bad kernel name '$name'" ;; esac
@@ -68,6 +73,8 @@ prepare_base() {
 	srcver=$(kver_pkg_version)
 	base=$LAB_CACHE/src/linux-$srcver
 	[ -e "$base.ready" ] && return
+	lock_src
+	[ -e "$base.ready" ] && { unlock_src; return; }
 	log "unpacking $KERNEL_TARBALL ($srcver) into $base"
 	rm -rf "$base" "$base.tmp"
 	mkdir -p "$base.tmp"
@@ -78,7 +85,16 @@ prepare_base() {
 	 git tag lab-base)
 	mv "$base.tmp" "$base"
 	touch "$base.ready"
+	unlock_src
 }
+
+# The version's source repository, while it is unpacked or gets a worktree.
+lock_src() {
+	exec 9>"$LAB_CACHE/locks/src-$KVER"
+	flock 9
+}
+
+unlock_src() { flock -u 9; }
 
 # The cache key of a user's tree: its path, unless it is a git tree,
 # then its HEAD's content (a new commit rebuilds; uncommitted changes
@@ -112,10 +128,15 @@ prepare_tree() {
 		die "KERNEL_SRC must be a git tree to apply a series"
 	tree=$LAB_CACHE/trees/$name-$srcver-$shash
 	[ -e "$tree.ready" ] && return
+	exec 7>"$LAB_CACHE/locks/tree-$name-$srcver-$shash"
+	flock 7
+	[ -e "$tree.ready" ] && return
 	log "$name: applying $(echo "$series" | wc -l) patches in $tree"
 	rm -rf "$tree"
+	lock_src
 	(cd "$base" && git worktree prune && mkdir -p "$(dirname "$tree")" &&
 	 git worktree add -q --detach "$tree" HEAD)
+	unlock_src
 	for p in $series; do
 		if ! (cd "$tree" && $GIT am -q "$p" >/dev/null 2>&1); then
 			(cd "$tree" && git am --show-current-patch=diff >/dev/null 2>&1;
@@ -131,22 +152,16 @@ configure_and_build() {
 	cfghash=$(cat "$CONFIG_FRAGMENT" ${KVER_FRAGMENT:+"$KVER_FRAGMENT"} | hash_stdin)
 	key=$(printf '%s %s %s' "$srcver" "$shash" "$cfghash" | hash_stdin)
 	build=$LAB_CACHE/build/$name-$key
+	exec 8>"$LAB_CACHE/locks/$name-$key"
+	flock 8
 	if [ -e "$build/.lab-built" ]; then
 		log "$name: cached ($build)"
 		return
 	fi
-	log "$name: configuring (tinyconfig + $(basename "$CONFIG_FRAGMENT")${KVER_FRAGMENT:+ + $(basename "$KVER_FRAGMENT")})"
-	rm -rf "$build"
-	mkdir -p "$build"
-	make -s -C "$tree" O="$build" tinyconfig >/dev/null
-	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$build" \
-		"$build/.config" "$CONFIG_FRAGMENT" ${KVER_FRAGMENT:+"$KVER_FRAGMENT"} \
-		>"$build/merge.log" 2>&1) ||
-		die "merge_config failed, see $build/merge.log"
-	# (its notes on options the fragment overrides go to merge.log too)
-	make -s -C "$tree" O="$build" olddefconfig >>"$build/merge.log" 2>&1 ||
-		die "olddefconfig failed, see $build/merge.log"
-	check_config
+	# A folder --prepare configured and nothing has compiled in since.
+	[ -e "$build/.lab-configured" ] || configure
+	[ -z "$prepare_only" ] || return 0
+	rm -f "$build/.lab-configured"
 	# One "git status" of the tree's 80k files serves the seed and the record.
 	commit=$(tree_commit) || commit=
 	seed_build
@@ -160,6 +175,22 @@ configure_and_build() {
 	[ -z "$commit" ] ||
 		printf '%s %s %s %s\n' "$cfghash" "$commit" "$tree" "$build" >"$build/.lab-source"
 	touch "$build/.lab-built"
+}
+
+configure() {
+	log "$name: configuring (tinyconfig + $(basename "$CONFIG_FRAGMENT")${KVER_FRAGMENT:+ + $(basename "$KVER_FRAGMENT")})"
+	rm -rf "$build"
+	mkdir -p "$build"
+	make -s -C "$tree" O="$build" tinyconfig >/dev/null
+	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$build" \
+		"$build/.config" "$CONFIG_FRAGMENT" ${KVER_FRAGMENT:+"$KVER_FRAGMENT"} \
+		>"$build/merge.log" 2>&1) ||
+		die "merge_config failed, see $build/merge.log"
+	# (its notes on options the fragment overrides go to merge.log too)
+	make -s -C "$tree" O="$build" olddefconfig >>"$build/merge.log" 2>&1 ||
+		die "olddefconfig failed, see $build/merge.log"
+	check_config
+	touch "$build/.lab-configured"
 }
 
 # The commit a build's tree was at, when the tree is a clean git tree:
@@ -274,12 +305,11 @@ publish() {
 	echo "$out/bzImage"
 }
 
-mkdir -p "$LAB_CACHE"
-# One lock per version: a 6.12 build does not hold up 6.1 cache hits.
-lock=$LAB_CACHE/.lock
-[ "$KVER" = 6.1 ] || lock=$lock-$KVER
-exec 9>"$lock"
-flock 9
+# Locks: the version's source repository while it is unpacked or gets a
+# worktree, a patched tree while its series is applied, a build while it
+# is configured and built. Builds of other keys, and the trees of later
+# ones (--prepare), go on beside.
+mkdir -p "$LAB_CACHE/locks"
 prepare_base
 series=
 if [ -n "$patchdir" ]; then
@@ -291,4 +321,4 @@ fi
 shash=$( (echo "$srcver"; series_code $series) | hash_stdin)
 prepare_tree
 configure_and_build
-publish
+[ -n "$prepare_only" ] || publish

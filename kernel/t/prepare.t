@@ -1,0 +1,88 @@
+#!/bin/sh
+# kernel/build.sh --prepare and the build locks, on a tiny stand-in
+# kernel tree (its make targets write files, in seconds): --prepare
+# configures and stops; the build then starts from that folder without
+# configuring again; two builds of one key at once build it once.
+set -eu
+. "$(dirname "$0")/../../guest/lib.sh"
+build=$lab_top/kernel/build.sh
+echo "1..8"
+
+src=$lab_tmp/src
+mkdir -p "$src/scripts/kconfig"
+cat >"$src/Makefile" <<'EOF'
+tinyconfig:
+	@echo '# tiny' >$(O)/.config
+olddefconfig:
+	@:
+bzImage:
+	@sleep 2; mkdir -p $(O)/arch/x86/boot; echo image >$(O)/arch/x86/boot/bzImage
+EOF
+# merge_config.sh -m -O DIR BASE FRAGMENT...
+cat >"$src/scripts/kconfig/merge_config.sh" <<'EOF'
+#!/bin/sh
+o=$3
+shift 4
+cat "$@" >>"$o/.config"
+EOF
+chmod +x "$src/scripts/kconfig/merge_config.sh"
+git -C "$src" init -q
+git -C "$src" add -A
+git -C "$src" -c user.name=t -c user.email=t@t commit -q -m base
+echo CONFIG_ONE=y >"$lab_tmp/one.config"
+echo CONFIG_TWO=y >"$lab_tmp/two.config"
+
+# kbuild FRAGMENT [ARG]...: build.sh on the stand-in tree, its stdout
+# to $lab_tmp/out, its log to $lab_tmp/log ($L: another name).
+kbuild() {
+	f=$1
+	shift
+	LAB_CACHE=$lab_tmp/cache KERNEL_SRC=$src CONFIG_FRAGMENT=$f \
+		KVER_FRAGMENT='' "$build" "$@" >"$lab_tmp/${L:-out}" \
+		2>"$lab_tmp/${L:-log}.log"
+	[ -n "${L:-}" ] || mv "$lab_tmp/log.log" "$lab_tmp/log"
+}
+# has PATTERN: the last log has a line matching PATTERN.
+has() { grep -q -- "$1" "$lab_tmp/log"; }
+images() { find "$lab_tmp/cache/build" -name bzImage | wc -l; }
+say() { echo "$1" "$2"; [ "$1" = ok ] || sed 's/^/# /' "$lab_tmp/log"; }
+
+kbuild "$lab_tmp/one.config" --prepare t
+has 'configuring' && [ "$(images)" = 0 ] && [ ! -s "$lab_tmp/out" ] &&
+	say ok "1 - --prepare configures, builds nothing, publishes nothing" ||
+	say "not ok" "1 - --prepare configures, builds nothing, publishes nothing"
+kbuild "$lab_tmp/one.config" --prepare t
+! has 'configuring' &&
+	say ok "2 - a second --prepare finds the folder configured" ||
+	say "not ok" "2 - a second --prepare finds the folder configured"
+kbuild "$lab_tmp/one.config" t
+! has 'configuring' && has 'building' &&
+	say ok "3 - the build starts from the prepared folder" ||
+	say "not ok" "3 - the build starts from the prepared folder"
+[ "$(images)" = 1 ] && [ -s "$(cat "$lab_tmp/out")" ] &&
+	say ok "4 - and publishes its bzImage" ||
+	say "not ok" "4 - and publishes its bzImage"
+! ls "$lab_tmp"/cache/build/t-*/.lab-configured >/dev/null 2>&1 &&
+	say ok "5 - a built folder is not marked configured any more" ||
+	say "not ok" "5 - a built folder is not marked configured any more"
+
+# Two builds of a new key at once: one builds, the other waits for it.
+L=a kbuild "$lab_tmp/two.config" t &
+sleep 1
+L=b kbuild "$lab_tmp/two.config" t || :
+wait $! || :
+cat "$lab_tmp/a.log" "$lab_tmp/b.log" >"$lab_tmp/log"
+n=$(grep -c 'building bzImage' "$lab_tmp/log" || :)
+c=$(grep -c ': cached' "$lab_tmp/log" || :)
+[ "$n" = 1 ] && [ "$c" = 1 ] &&
+	say ok "6 - two builds of one key at once: built once, then cached" ||
+	say "not ok" "6 - two builds of one key at once: built once, then cached"
+[ "$(images)" = 2 ] &&
+	say ok "7 - one image per key" ||
+	say "not ok" "7 - one image per key"
+
+# A prepared folder of a key another build holds is not touched.
+kbuild "$lab_tmp/two.config" --prepare t
+has ': cached' && ! has 'configuring' &&
+	say ok "8 - --prepare of a built key finds it built" ||
+	say "not ok" "8 - --prepare of a built key finds it built"
