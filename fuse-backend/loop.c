@@ -117,17 +117,43 @@ static uint64_t fc_now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Sleep @us, cut short only when the session is being shut down */
+/*
+ * How long before the end of a delay fc_delay() stops sleeping and polls
+ * the clock: a guest under TCG wakes 0.1-0.2 ms after its timer (0.3 ms
+ * and more while the host is busy), which a sleep to the end would add
+ * to every delayed request.
+ */
+#define FC_DELAY_POLL_NS	300000ULL
+
+static uint64_t fc_now_nsec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Take @us from now before answering: sleep to FC_DELAY_POLL_NS before
+ * the end, then poll. Cut short only when the session is shut down.
+ */
 static void fc_delay(struct fuse_session *se, unsigned int us)
 {
-	struct timespec ts = {
-		.tv_sec = us / 1000000,
-		.tv_nsec = (long)(us % 1000000) * 1000,
-	};
+	uint64_t end = fc_now_nsec() + us * 1000ULL;
+	uint64_t sleep_ns = us * 1000ULL;
+	struct timespec ts;
 
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR &&
-	       !fuse_session_exited(se))
-		;
+	if (sleep_ns > FC_DELAY_POLL_NS) {
+		sleep_ns -= FC_DELAY_POLL_NS;
+		ts.tv_sec = sleep_ns / 1000000000;
+		ts.tv_nsec = sleep_ns % 1000000000;
+		while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+			if (fuse_session_exited(se))
+				return;
+	}
+	while (fc_now_nsec() < end)
+		if (fuse_session_exited(se))
+			return;
 }
 
 /* Answer FUSE_STATX through fc_io_writev(), as libfuse's replies go */
