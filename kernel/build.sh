@@ -155,7 +155,7 @@ configure_and_build() {
 	exec 8>"$LAB_CACHE/locks/$name-$key"
 	flock 8
 	if [ -e "$build/.lab-built" ]; then
-		log "$name: cached ($build)"
+		[ -n "$prepare_only" ] || log "$name: cached ($build)"
 		return
 	fi
 	# A folder --prepare configured and nothing has compiled in since.
