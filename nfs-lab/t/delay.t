@@ -17,8 +17,17 @@
 # APIC timer calibrates to QEMU's 1 GHz bus, checked against the PM
 # timer). Not the segmentation either: knfsd corks each reply into one
 # segment on a TCP_NODELAY socket (svc_tcp_sendto), which netem holds
-# once. Why is not found yet: the lab's times at a netem delay are that
-# much above the label.
+# once. Later the same night, host idle, the client's own RPC round-trip
+# times (mountstats RTT, per GETATTR) showed the excess is in the round
+# trip itself, not in the client's work: base 0.73-0.90 ms, 1 ms netem
+# 2.04-2.69 ms, 10 ms 11.99-12.39 ms. Neither netem on the client's link
+# instead (10 ms: 12.6-12.7 ms), nor idle=poll in both guests, nor
+# SCHED_IDLE spinners keeping the host's CPUs out of their (hypervisor)
+# idle made it go away; ping between the guests, both idle between
+# pings, adds 1.3 (1 ms) and 10.5-10.8 ms (10 ms) to 1.3-1.7 ms. The
+# base round trip itself varies 0.7-1.9 ms from boot to boot. Why is
+# not found yet: the lab's times at a netem delay are that much above
+# the label.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
