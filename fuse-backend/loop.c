@@ -109,12 +109,17 @@ const struct fuse_custom_io fc_io = {
 	.writev = fc_io_writev,
 };
 
-static uint64_t fc_now_usec(void)
+static uint64_t fc_now_nsec(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static uint64_t fc_now_usec(void)
+{
+	return fc_now_nsec() / 1000;
 }
 
 /*
@@ -124,14 +129,6 @@ static uint64_t fc_now_usec(void)
  * to every delayed request.
  */
 #define FC_DELAY_POLL_NS	300000ULL
-
-static uint64_t fc_now_nsec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /*
  * Take @us from now before answering: sleep to FC_DELAY_POLL_NS before
