@@ -22,13 +22,14 @@ q = '$(subst ','\'',$(1))'
 
 export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 
-# Three test files at a time on this 2-core machine: each guest is one
-# TCG thread, but many tests mostly wait (attribute timeouts, a lab's
-# stops), and a third file uses what they leave. Tests of make check
-# with the kernels cached, 2026-12-04: 387 and 389 s, against 417-438 s
-# two at a time (9 min one at a time). Which tests go alone or one
-# after another: testrules.yml.
-TEST_JOBS ?= 3
+# Two test files at a time: each guest is one TCG thread, and this
+# machine has 2 cores (make check: 9 min one at a time, see README).
+# Three at a time was faster (tests 362-389 s against 417-438 s, the
+# kernels cached, 2026-12-04) but not safe yet: in one of five runs a
+# guest of kernel/t/nfs-patched-6.12.t stalled past the 1 s attribute
+# timeout that nfs4.force_sync_sees_new_name counts on (actimeo=1
+# fixtures). Which tests go alone or one after another: testrules.yml.
+TEST_JOBS ?= 2
 PROVE := prove --timer --failures -j$(TEST_JOBS)
 # Host tests, then guest tests (each boots its own QEMU guest).
 HOST_TESTS := bench/t fuse-backend/t scripts/t
