@@ -42,8 +42,8 @@ GUEST_TESTS := $(wildcard guest/t) $(KERNEL_T) \
 FUZZ_SECONDS ?= 20
 export FUZZ_SECONDS
 
-.PHONY: all deps kernel kernel-ahead kernel-6.1 kernel-6.12 kernel-stock kernel-patched \
-	kernel-stock-6.12 kernel-patched-6.12 userspace guest \
+.PHONY: all deps kernel kernel-ahead kernel-6.1 kernel-6.12 kernel-stock \
+	kernel-patched kernel-stock-6.12 kernel-patched-6.12 userspace guest \
 	check check-host check-guest check-kernel check-fuse check-nfs \
 	fuzz lab clean distclean
 
