@@ -72,9 +72,12 @@ prepare_base() {
 	[ -f "$KERNEL_TARBALL" ] || die "$KERNEL_TARBALL missing: run 'make deps' (package $KERNEL_PKG)"
 	srcver=$(kver_pkg_version)
 	base=$LAB_CACHE/src/linux-$srcver
-	[ -e "$base.ready" ] && return
 	lock_src
-	[ -e "$base.ready" ] && { unlock_src; return; }
+	[ -e "$base.ready" ] || unpack_base
+	unlock_src
+}
+
+unpack_base() {
 	log "unpacking $KERNEL_TARBALL ($srcver) into $base"
 	rm -rf "$base" "$base.tmp"
 	mkdir -p "$base.tmp"
@@ -85,7 +88,6 @@ prepare_base() {
 	 git tag lab-base)
 	mv "$base.tmp" "$base"
 	touch "$base.ready"
-	unlock_src
 }
 
 # The version's source repository, while it is unpacked or gets a worktree.
@@ -127,10 +129,14 @@ prepare_tree() {
 	[ -z "$KERNEL_SRC" ] || [ -d "$KERNEL_SRC/.git" ] ||
 		die "KERNEL_SRC must be a git tree to apply a series"
 	tree=$LAB_CACHE/trees/$name-$srcver-$shash
-	[ -e "$tree.ready" ] && return
 	exec 7>"$LAB_CACHE/locks/tree-$name-$srcver-$shash"
 	flock 7
-	[ -e "$tree.ready" ] && return
+	[ -e "$tree.ready" ] || apply_series
+	flock -u 7
+}
+
+# $series in a new worktree of $base at $tree.
+apply_series() {
 	log "$name: applying $(echo "$series" | wc -l) patches in $tree"
 	rm -rf "$tree"
 	lock_src
