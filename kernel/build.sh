@@ -20,6 +20,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
 KERNEL_SRC=${KERNEL_SRC:-}
 JOBS=${JOBS:-$(nproc)}
+# Each compile leaves the preprocessed text it read (X.i), summed after
+# the build (kernel/pp-sum.sh): a later build that starts from this one
+# then preprocesses only its own side to find the objects it can keep.
+# It costs the compile a file write, not a second preprocessing.
+KCFLAGS_LAB=-save-temps=obj
 # gc.auto=0: the import is 90k loose objects, and a "git gc --auto" the
 # commit would start packs them for minutes beside the kernel build.
 GIT="git -c gc.auto=0 -c user.name=statx-lab -c user.email=statx-lab@localhost"
@@ -156,7 +161,7 @@ apply_series() {
 
 configure_and_build() {
 	cfghash=$(cat "$CONFIG_FRAGMENT" ${KVER_FRAGMENT:+"$KVER_FRAGMENT"} | hash_stdin)
-	key=$(printf '%s %s %s' "$srcver" "$shash" "$cfghash" | hash_stdin)
+	key=$(printf '%s %s %s %s' "$srcver" "$shash" "$cfghash" "$KCFLAGS_LAB" | hash_stdin)
 	build=$LAB_CACHE/build/$name-$key
 	exec 8>"$LAB_CACHE/locks/$name-$key"
 	flock 8
@@ -173,10 +178,12 @@ configure_and_build() {
 	seed_build
 	log "$name: building bzImage with $JOBS jobs (9-10 minutes on 2 cores from nothing)"
 	t0=$(date +%s)
-	make -s -C "$tree" O="$build" -j"$JOBS" bzImage >"$build/build.log" 2>&1 || {
+	make -s -C "$tree" O="$build" -j"$JOBS" KCFLAGS="$KCFLAGS_LAB" bzImage \
+		>"$build/build.log" 2>&1 || {
 		tail -30 "$build/build.log" >&2
 		die "build failed, full log in $build/build.log"
 	}
+	JOBS=$JOBS "$here/pp-sum.sh" record "$build"
 	log "$name: built in $(( $(date +%s) - t0 ))s$(rebuilt_note)"
 	[ -z "$commit" ] ||
 		printf '%s %s %s %s\n' "$cfghash" "$commit" "$tree" "$build" >"$build/.lab-source"
@@ -213,7 +220,10 @@ find_seed() {
 	best=
 	bestn=
 	for s in "$LAB_CACHE"/build/*/.lab-source; do
-		[ -e "$s" ] && [ -e "${s%/.lab-source}/.lab-built" ] || continue
+		# Built with other flags (no .lab-ppsums): every object's
+		# command differs, and make would compile them all again.
+		[ -e "$s" ] && [ -e "${s%/.lab-source}/.lab-built" ] &&
+			[ -e "${s%/.lab-source}/.lab-ppsums" ] || continue
 		read -r h c t b <"$s"
 		[ "$h" = "$cfghash" ] && git -C "$tree" cat-file -e "$c^{commit}" 2>/dev/null ||
 			continue
@@ -259,21 +269,19 @@ seed_build() {
 }
 
 # Of the objects that include a file that differs, keep those whose
-# preprocessed source is the same text as the seed's (kernel/pp-same.sh
+# preprocessed source is the same text as the seed's (kernel/pp-sum.sh
 # says why that is the same object): newer than what they include, make
-# leaves them. Needs the seed's tree still at the seed's commit, to
-# preprocess the seed's side.
+# leaves them. The seed's side is the sum its compile recorded.
 keep_unchanged() {
 	[ "$5" -gt 0 ] || return 0
-	[ "$(git -C "$3" rev-parse -q --verify HEAD 2>/dev/null)" = "$2" ] &&
-		[ -z "$(git -C "$3" status --porcelain -uno)" ] || {
-		log "$name: the seed's tree has moved on: compiling all that includes a change"
+	[ -s "$1/.lab-ppsums" ] || {
+		log "$name: the seed recorded no preprocessed sources: compiling all that includes a change"
 		return 0
 	}
 	# fs/.namei.o.cmd names fs/namei.o
 	(cd "$build" && find . -name '.*.o.cmd' -exec grep -lF -f .lab-changed {} + |
 		sed -n 's|^\./\(.*\)/\.\(.*\.o\)\.cmd$|\1/\2|p') >"$build/.lab-candidates" || true
-	xargs -r -P "$JOBS" -n 8 "$here/pp-same.sh" "$1" "$build" \
+	xargs -r -P "$JOBS" -n 8 "$here/pp-sum.sh" same "$1/.lab-ppsums" "$build" \
 		<"$build/.lab-candidates" >"$build/.lab-kept"
 	(cd "$build" && xargs -r touch <.lab-kept)
 	log "$name: $(wc -l <"$build/.lab-kept") of the $(wc -l <"$build/.lab-candidates") objects that include a changed file preprocess to the same text: kept"

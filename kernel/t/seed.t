@@ -2,7 +2,7 @@
 # kernel/build.sh starts a new build from the closest finished build of
 # the same config and repository: kbuild then compiles only what the
 # commits between them reach, less the objects whose preprocessed source
-# is the same text (kernel/pp-same.sh). Here: a user's git tree
+# is the same text (kernel/pp-sum.sh). Here: a user's git tree
 # (KERNEL_SRC, another cache key) one commit past the cached patched
 # tree, in a private cache that sees only the patched build. The commit
 # puts a comment atop fs/fuse/fuse_i.h, which shifts every line of the
