@@ -2,11 +2,13 @@
 # kernel/build.sh --prepare and the build locks, on a tiny stand-in
 # kernel tree (its make targets write files, in seconds): --prepare
 # configures and stops; the build then starts from that folder without
-# configuring again; two builds of one key at once build it once.
+# configuring again; two builds of one key at once build it once. And a
+# build seeded from another takes its config unless an input of Kconfig
+# differs.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 build=$lab_top/kernel/build.sh
-echo "1..8"
+echo "1..10"
 
 src=$lab_tmp/src
 mkdir -p "$src/scripts/kconfig"
@@ -87,3 +89,21 @@ kbuild "$lab_tmp/two.config" --prepare t
 	! ls "$lab_tmp"/cache/build/t-*/.lab-configured >/dev/null 2>&1 &&
 	say ok "8 - --prepare of a built key leaves it, silently" ||
 	say "not ok" "8 - --prepare of a built key leaves it, silently"
+
+# The tree one commit on (another key): seeded from the last build of
+# one.config, whose config holds unless a Kconfig file differs.
+commit() { # FILE: a line more in FILE, committed
+	echo "$1 $(date +%s%N)" >>"$src/$1"
+	git -C "$src" add -A
+	git -C "$src" -c user.name=t -c user.email=t@t commit -q -m "$1"
+}
+commit fs.c
+kbuild "$lab_tmp/one.config" t
+has 'starting from t-' && has 'the config of t-' && ! has 'configuring' &&
+	say ok "9 - a .c file differs from the seed: its config, not configured" ||
+	say "not ok" "9 - a .c file differs from the seed: its config, not configured"
+commit Kconfig
+kbuild "$lab_tmp/one.config" t
+has 'configuring' && has 'starting from t-' && ! has 'the config of' &&
+	say ok "10 - a Kconfig file differs: configured, then seeded" ||
+	say "not ok" "10 - a Kconfig file differs: configured, then seeded"
