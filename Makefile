@@ -34,27 +34,15 @@ PROVE := prove --timer --failures -j$(TEST_JOBS)
 # Host tests, then guest tests (each boots its own QEMU guest).
 HOST_TESTS := bench/t fuse-backend/t scripts/t
 # kernel/t: NAME.t tests 6.1, NAME-6.12.t tests 6.12.
-KERNEL_T_6_1 := $(if $(filter 6.1,$(KVERS)),$(filter-out %-6.12.t,$(wildcard kernel/t/*.t)))
-KERNEL_T_6_12 := $(if $(filter 6.12,$(KVERS)),$(wildcard kernel/t/*-6.12.t))
-KERNEL_T := $(KERNEL_T_6_1) $(KERNEL_T_6_12)
-# The 6.12 tests last: their kernels may still be building (below).
-GUEST_TESTS := $(wildcard guest/t) $(KERNEL_T_6_1) \
-	$(wildcard fuse-backend/t-guest nfs-lab/t bench/t-guest) $(KERNEL_T_6_12)
-# The tests start once the first version's kernels are built; the later
-# versions' build beside them at idle priority, taking the CPU the
-# guests leave (they wait on attribute timeouts and delays much of the
-# time), and a test of a later kernel waits for it.
-FIRST_KVER := $(firstword $(KVERS))
-LATER_KVERS := $(wordlist 2,$(words $(KVERS)),$(KVERS))
-# $(call run_tests,FILES): prove FILES, the later kernels building beside
-run_tests = $(if $(LATER_KVERS),scripts/build-beside.sh \
-	$(call q,$(BUILD)/kernels-beside.status) '$(LATER_KVERS)' \
-	'$(MAKE) -s $(addprefix kernel-,$(LATER_KVERS))' --) $(PROVE) $(1)
+KERNEL_T := $(if $(filter 6.1,$(KVERS)),$(filter-out %-6.12.t,$(wildcard kernel/t/*.t))) \
+	$(if $(filter 6.12,$(KVERS)),$(wildcard kernel/t/*-6.12.t))
+GUEST_TESTS := $(wildcard guest/t) $(KERNEL_T) \
+	$(wildcard fuse-backend/t-guest nfs-lab/t bench/t-guest)
 # libFuzzer time per fuzzer in make check (fuse-backend/t/fuzz.t)
 FUZZ_SECONDS ?= 20
 export FUZZ_SECONDS
 
-.PHONY: all deps kernel kernel-first kernel-ahead kernel-6.1 kernel-6.12 kernel-stock \
+.PHONY: all deps kernel kernel-ahead kernel-6.1 kernel-6.12 kernel-stock \
 	kernel-patched kernel-stock-6.12 kernel-patched-6.12 userspace guest \
 	check check-host check-guest check-kernel check-fuse check-nfs \
 	fuzz lab clean distclean
@@ -64,15 +52,12 @@ all: kernel guest
 deps:
 	@sh scripts/deps.sh
 
-kernel: kernel-first
-	$(if $(LATER_KVERS),@$(MAKE) -s $(addprefix kernel-,$(LATER_KVERS)))
-
 # While the first kernel compiles, the trees of the others are unpacked,
 # patched and configured beside it (kernel-ahead): xz, git and kconfig
 # run on one core, the compiler leaves little to the other.
-kernel-first:
+kernel:
 	@$(MAKE) -s kernel-ahead & ahead=$$!; \
-	$(MAKE) -s kernel-$(FIRST_KVER); rc=$$?; wait $$ahead; exit $$rc
+	$(MAKE) -s $(addprefix kernel-,$(KVERS)); rc=$$?; wait $$ahead; exit $$rc
 
 # In the order the builds need them, less the first one (the build
 # itself starts on it). A failure here is the build's too, which reports
@@ -117,28 +102,28 @@ guest: userspace
 	@$(MAKE) -s -C guest initramfs
 
 check: deps
-	@$(MAKE) -s kernel-first guest
-	@$(call run_tests,$(HOST_TESTS) $(GUEST_TESTS))
+	@$(MAKE) -s kernel guest
+	@$(PROVE) $(HOST_TESTS) $(GUEST_TESTS)
 
 check-host: deps
 	@$(MAKE) -s userspace
 	@$(PROVE) $(HOST_TESTS)
 
 check-guest: deps
-	@$(MAKE) -s kernel-first guest
-	@$(call run_tests,guest/t)
+	@$(MAKE) -s kernel guest
+	@$(PROVE) guest/t
 
 check-kernel: deps
-	@$(MAKE) -s kernel-first guest
-	@$(call run_tests,guest/t $(KERNEL_T))
+	@$(MAKE) -s kernel guest
+	@$(PROVE) guest/t $(KERNEL_T)
 
 check-fuse: deps
-	@$(MAKE) -s kernel-first guest
-	@$(call run_tests,fuse-backend/t fuse-backend/t-guest)
+	@$(MAKE) -s kernel guest
+	@$(PROVE) fuse-backend/t fuse-backend/t-guest
 
 check-nfs: deps
-	@$(MAKE) -s kernel-first guest
-	@$(call run_tests,nfs-lab/t)
+	@$(MAKE) -s kernel guest
+	@$(PROVE) nfs-lab/t
 
 fuzz: deps
 	@$(MAKE) -s -C fuse-backend fuzz

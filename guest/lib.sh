@@ -29,22 +29,6 @@ lab_skip() {
 	exit 0
 }
 
-# lab_wait_beside NAME: make check builds the later kernel versions
-# beside the tests (scripts/build-beside.sh, LAB_BESIDE="PID STATUS",
-# LAB_BESIDE_KVERS="6.12"): when NAME (stock-6.12...) is one of them,
-# wait for that build; if it failed, the test file fails. Call it before
-# the file's plan.
-lab_wait_beside() {
-	[ -n "${LAB_BESIDE:-}" ] || return 0
-	case " ${LAB_BESIDE_KVERS:-} " in *" ${1##*-} "*) ;; *) return 0 ;; esac
-	set -- $LAB_BESIDE "$1"
-	while [ ! -e "$2" ] && kill -0 "$1" 2>/dev/null; do sleep 1; done
-	[ "$(cat "$2" 2>/dev/null)" != 0 ] || return 0
-	echo "1..1"
-	echo "not ok 1 - the $3 kernel builds (make kernel says why)"
-	exit 1
-}
-
 # lab_kernel NAME: set $kernel and $kernel_args for a lab kernel, or skip.
 # NAME is stock, patched, or optin: the patched kernel booted with the
 # series' permission opt-ins on (lab.optin=10, see guest/tests/lab_optin.h);
@@ -58,7 +42,6 @@ lab_kernel() {
 	*)	kernel=$LAB_CACHE/kernels/$1/bzImage ;;
 	esac
 	lab_kname=$1
-	lab_wait_beside "$1"
 	[ -f "$kernel" ] || lab_skip "no $1 kernel at $kernel (make kernel)"
 	[ -f "$LAB_INITRD" ] || lab_skip "no initramfs at $LAB_INITRD (make guest)"
 }

@@ -6,7 +6,6 @@
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 build=$lab_top/kernel/build.sh
-lab_wait_beside stock-6.12
 echo "1..4"
 
 # A tiny "kernel tree": build.sh only needs a Makefile and git.
