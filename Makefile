@@ -27,8 +27,10 @@ export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 # Three at a time was faster (tests 362-389 s against 417-438 s, the
 # kernels cached, 2026-12-04) but not safe yet: in one of five runs a
 # guest of kernel/t/nfs-patched-6.12.t stalled past the 1 s attribute
-# timeout that nfs4.force_sync_sees_new_name counts on (actimeo=1
-# fixtures). Which tests go alone or one after another: testrules.yml.
+# timeout that nfs4.force_sync_sees_new_name counted on. That fixture now
+# gives such tests an hour, but the lab's warm NFS cases still run with
+# actimeo=1 and three at a time has not been measured since.
+# Which tests go alone or one after another: testrules.yml.
 TEST_JOBS ?= 2
 PROVE := prove --timer --failures -j$(TEST_JOBS)
 # Host tests, then guest tests (each boots its own QEMU guest).
