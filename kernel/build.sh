@@ -176,6 +176,9 @@ configure_and_build() {
 		commit=$(tree_commit) || commit=
 		[ -z "$commit" ] || seed=$(find_seed) || seed=
 	fi
+	# The files that differ from the seed, for its config and its copy.
+	# shellcheck disable=SC2086
+	changed=$([ -z "$seed" ] || git -C "$tree" diff --name-only "$(echo $seed | cut -d' ' -f2)" "$commit")
 	# A folder --prepare configured and nothing has compiled in since, or
 	# the seed's config when it must be this one's.
 	seed_config=
@@ -255,7 +258,7 @@ find_seed() {
 seed_config_holds() {
 	[ -n "$seed" ] || return 1
 	set -- $seed
-	git -C "$tree" diff --name-only "$2" "$commit" | grep -qE \
+	printf '%s\n' "$changed" | grep -qE \
 		'(^|/)Kconfig[^/]*$|^scripts/|^arch/[^/]*/configs/|^kernel/configs/|^Makefile$' &&
 		return 1
 	log "$name: the config of $(basename "$1") (no Kconfig input differs)"
@@ -284,8 +287,8 @@ seed_build() {
 	sleep 1 # every checked-out source is now older than the objects
 	find "$build" -exec touch -h -d "@$(date +%s.%N)" {} +
 	sleep 0.1
-	git -C "$tree" diff --name-only "$2" "$commit" |
-		T=$tree/ awk '{ print ENVIRON["T"] $0 }' >"$build/.lab-changed"
+	printf '%s\n' "$changed" |
+		T=$tree/ awk 'NF { print ENVIRON["T"] $0 }' >"$build/.lab-changed"
 	xargs -r -d '\n' sh -c 'for f; do [ -e "$f" ] && touch "$f"; done; :' sh \
 		<"$build/.lab-changed"
 	keep_unchanged "$@"
