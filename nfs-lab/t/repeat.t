@@ -10,13 +10,15 @@ lab_kernel stock
 
 # A walk, a change behind the client's back, ls in two cache states and
 # a command that opens and reads a file (NFSv4 OPEN, READ, CLOSE).
+# Only the expired cases keep the 1 s attribute timeout they wait out:
+# a stall of the host must not expire the others' caches in one run.
 cat >"$lab_tmp/slice" <<'CASES'
-call=stat object=deep cache=cold
+call=stat object=deep cache=cold opts=actimeo=3600
 call=statx sync=dont object=deep cache=expired
-call=lstat object=symlink cache=changed
-workload=ls call=gnu-ls form=long n=20 cache=cold
+call=lstat object=symlink cache=changed opts=actimeo=3600
+workload=ls call=gnu-ls form=long n=20 cache=cold opts=actimeo=3600
 workload=ls call=gnu-ls form=long n=20 cache=expired
-cache=warm cmd=cat "$FILE"
+cache=warm opts=actimeo=3600 cmd=cat "$FILE"
 CASES
 
 echo "1..4"
