@@ -1,8 +1,9 @@
 # Shared body of t/rt-*.t: the reference round trips of stat()/statx() on
 # d1/d2/file over the two-guest network, NFSv4.2 then NFSv3 in one pair
-# of guests, kernel $nl_t_kernel (stock, patched, optin). Each case runs on a fresh tree
-# and a fresh mount (nosharecache); "calls" is what the server counted: COMPOUNDs on NFSv4, RPCs on NFSv3. An expected value
-# "S P O" is for stock, patched, optin. The server's LOOKUP, ACCESS and
+# of guests, kernel $nl_t_kernel (stock, patched, optin). Each case
+# runs on a fresh tree and a fresh mount (nosharecache); "calls" is what
+# the server counted: COMPOUNDs on NFSv4, RPCs on NFSv3. An expected
+# value "S P O" is for stock, patched, optin. The server's LOOKUP, ACCESS and
 # GETATTR counters are NFSv4 operations or NFSv3 procedures: the same
 # numbers here, NFSv4 only adds SEQUENCE and PUTFH to each COMPOUND.
 # The expired cases mount with actimeo=1 (the lab's default) and wait
