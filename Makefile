@@ -27,8 +27,9 @@ export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 # third file fills the cores they leave (kernels cached: tests 389 s,
 # 444 s two at a time, 2026-12-05). Counts that rely on cached
 # attributes are measured on mounts whose timeouts a host stall of
-# seconds cannot reach (nfs_rt_test, nfs-lab/t/roundtrips.sh); the
-# expired cases wait out a 1 s timeout and their walks take 0.1 s.
+# seconds cannot reach (nfs_rt_test, nfs-lab/t/roundtrips.sh and
+# repeat.t); the expired cases wait out a 1 s timeout and their walks
+# take 0.1 s.
 # Which tests go alone or one after another: testrules.yml.
 TEST_JOBS ?= 3
 PROVE := prove --timer --failures -j$(TEST_JOBS)
