@@ -22,16 +22,16 @@ q = '$(subst ','\'',$(1))'
 
 export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 
-# Three test files at a time on this 2-core machine: the guests of
-# many tests wait (attribute timeouts, netem, boots of a pair), so a
-# third file fills the cores they leave (kernels cached: tests 389 s,
-# 444 s two at a time, 2026-12-05). Counts that rely on cached
-# attributes are measured on mounts whose timeouts a host stall of
-# seconds cannot reach (nfs_rt_test, nfs-lab/t/roundtrips.sh and
-# repeat.t); the expired cases wait out a 1 s timeout and their walks
-# take 0.1 s.
+# Five test files at a time on this 2-core machine: the guests of
+# many tests wait (attribute timeouts, netem, boots of a pair), so more
+# files fill the cores they leave (kernels cached, 2026-12-05: tests
+# 444 s two at a time, 368-406 s three, 341 s four, 313 s five). Counts
+# that rely on cached attributes are measured on mounts whose timeouts
+# a host stall of seconds cannot reach (nfs_rt_test,
+# nfs-lab/t/roundtrips.sh and repeat.t); the expired cases wait out a
+# 1 s timeout and their walks take 0.1 s.
 # Which tests go alone or one after another: testrules.yml.
-TEST_JOBS ?= 3
+TEST_JOBS ?= 5
 PROVE := prove --timer --failures -j$(TEST_JOBS)
 # Host tests, then guest tests (each boots its own QEMU guest).
 HOST_TESTS := bench/t fuse-backend/t scripts/t
