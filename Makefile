@@ -25,7 +25,9 @@ export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 # Five test files at a time on this 2-core machine: the guests of
 # many tests wait (attribute timeouts, netem, boots of a pair), so more
 # files fill the cores they leave (kernels cached, 2026-12-05: tests
-# 444 s two at a time, 368-406 s three, 341 s four, 313 s five). Counts
+# 444 s two at a time, 368-419 s three, 341 s four, 313-370 s five:
+# the tests' CPU moves by 20 % from hour to hour; five at a time keeps
+# 1.79 cores busy, three 1.70). Counts
 # that rely on cached attributes are measured on mounts whose timeouts
 # a host stall of seconds cannot reach (nfs_rt_test,
 # nfs-lab/t/roundtrips.sh and repeat.t); the expired cases wait out a

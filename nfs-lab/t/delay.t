@@ -30,8 +30,9 @@
 # ping 127.0.0.1 passes it twice and took 21.0-21.6 ms at 10 ms,
 # 2.7-3.3 ms at 1 ms, at least 0.54 ms without (2026-12-05, high
 # resolution timers on): at most 0.4 ms per pass above the label, so
-# most of the excess is in the path between the two guests. Why is not found yet: the
-# lab's times at a netem delay are that much above the label.
+# most of the excess is in the path between the two guests. Why is not
+# found yet: the lab's times at a netem delay are that much above the
+# label.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
