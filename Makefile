@@ -27,12 +27,11 @@ export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 # files fill the cores they leave (kernels cached, 2026-12-05: tests
 # 444 s two at a time, 368-419 s three, 341 s four, 313-370 s five:
 # the tests' CPU moves by 20 % from hour to hour; five at a time keeps
-# 1.79 cores busy, three 1.70). Counts
-# that rely on cached attributes are measured on mounts whose timeouts
-# a host stall of seconds cannot reach (nfs_rt_test,
-# nfs-lab/t/roundtrips.sh and repeat.t); the expired cases wait out a
-# 1 s timeout, 3 s for the deep tree's walk of 96 names (0.1 s idle,
-# over 1 s once five at a time).
+# 1.79 cores busy, three 1.70). Counts that rely on cached attributes
+# are measured on mounts whose timeouts a host stall of seconds cannot
+# reach (nfs_rt_test, nfs-lab/t/roundtrips.sh and repeat.t); the
+# expired cases wait out a 1 s timeout, 3 s for the deep tree's walk
+# of 96 names (0.1 s idle, over 1 s once five at a time).
 # Which tests go alone or one after another: testrules.yml.
 TEST_JOBS ?= 5
 PROVE := prove --timer --failures -j$(TEST_JOBS)
