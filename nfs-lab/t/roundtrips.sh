@@ -10,7 +10,7 @@
 # default) and wait 1.2 s; those of the deep tree, whose walk must end
 # within the timeout it waited out, with actimeo=3 (3.2 s); every other
 # case with actimeo=3600, so a host that stalls a guest for seconds
-# (five test files at a time on 2 cores) cannot expire what a cold,
+# (several test files at a time on 2 cores) cannot expire what a cold,
 # warm or changed count relies on.
 #
 # Kernel patches covered: 0001/0002 (FORCE_SYNC looks the final name up
