@@ -64,12 +64,14 @@ kernel:
 	@$(MAKE) -s kernel-ahead & ahead=$$!; \
 	$(MAKE) -s $(addprefix kernel-,$(KVERS)); rc=$$?; wait $$ahead; exit $$rc
 
-# In the order the builds need them, less the first one (the build
-# itself starts on it). A failure here is the build's too, which reports
-# it again when it gets there; these go on to the next.
+# The first build unpacks its own tree. The 6.12 tree first: its unpack
+# runs beside the 6.1 one (xz and git add each keep one core busy), not
+# beside the compiler. Then in the order the builds need them. A failure
+# here is the build's too, which reports it again when it gets there;
+# these go on to the next.
 kernel-ahead:
-	$(if $(filter 6.1,$(KVERS)),@kernel/build.sh --prepare patched $(call q,$(PATCHES)) || :)
 	$(if $(filter 6.1,$(KVERS)),$(if $(filter 6.12,$(KVERS)),@KVER=6.12 kernel/build.sh --prepare stock-6.12 || :))
+	$(if $(filter 6.1,$(KVERS)),@kernel/build.sh --prepare patched $(call q,$(PATCHES)) || :)
 	$(if $(filter 6.12,$(KVERS)),@KVER=6.12 kernel/build.sh --prepare patched-6.12 $(call q,$(PATCHES_6_12)) || :)
 
 # One version's kernels one after another: the patched build starts
