@@ -7,32 +7,26 @@
 # it, measured by the client guest's clock. It must be within 10 % of
 # the label or 0.3 ms, whichever is larger (guest/tests/lab_clock.h).
 #
-# Known failure, marked TODO (reported, not failing the run): on
-# 2026-12-04 netem's delay added 1.2-1.45 times its label per NFS call
-# (per call, 96 calls: 0 ms 1.07, 1 ms 2.33, 2 ms 4.00, 5 ms 7.85, 10 ms
-# 13.38 ms), while fusecount's delay and sleeps are within the bound
-# (guest/t/clock-load.t). With the host idle (same kernel, evening of
-# 2026-12-04) it is no better: base 0.93 ms, 1 ms +1.66 ms, 10 ms +12.25
-# ms per call, so it is not the load, nor the guest clock (the guest's
-# APIC timer calibrates to QEMU's 1 GHz bus, checked against the PM
-# timer). Not the segmentation either: knfsd corks each reply into one
-# segment on a TCP_NODELAY socket (svc_tcp_sendto), which netem holds
-# once. Later the same night, host idle, the client's own RPC round-trip
-# times (mountstats RTT, per GETATTR) showed the excess is in the round
-# trip itself, not in the client's work: base 0.73-0.90 ms, 1 ms netem
-# 2.04-2.69 ms, 10 ms 11.99-12.39 ms. Neither netem on the client's link
-# instead (10 ms: 12.6-12.7 ms), nor idle=poll in both guests, nor
-# SCHED_IDLE spinners keeping the host's CPUs out of their (hypervisor)
-# idle made it go away; ping between the guests, both idle between
-# pings, adds 1.3 (1 ms) and 10.5-10.8 ms (10 ms) to 1.3-1.7 ms. The
-# base round trip itself varies 0.7-1.9 ms from boot to boot. Inside
-# one guest, netem (nfs-lab/netem.c) on lo keeps its label: busybox
-# ping 127.0.0.1 passes it twice and took 21.0-21.6 ms at 10 ms,
-# 2.7-3.3 ms at 1 ms, at least 0.54 ms without (2026-12-05, high
-# resolution timers on): at most 0.4 ms per pass above the label, so
-# most of the excess is in the path between the two guests. Why is not
-# found yet: the lab's times at a netem delay are that much above the
-# label.
+# Known failure, marked TODO (reported, not failing the run): per NFS
+# call netem adds more than its label, 1.3-1.7 ms at 1 ms and 11.2-12.3
+# ms at 10 ms (2026-12-04 and 05, host busy or idle), while fusecount's
+# delay and sleeps keep theirs (guest/t/clock-load.t). Ruled out before:
+# the guest clock (the APIC timer runs at QEMU's 1 GHz bus, checked
+# against the PM timer), knfsd's replies (one segment each, held once),
+# the host's idle (spinners keeping its CPUs busy change nothing), and
+# where netem sits (on the client's link: the same). Where the excess
+# is (2026-12-05): each packet timed at both QEMUs' netdevs (QEMU's
+# filter-dump; 96 calls of this test's case, medians). The link costs
+# 0.07-0.2 ms there and back at any delay. At 10 ms the server answered
+# in 11.05 ms (0.35 ms without netem) and the client sent its next call
+# 1.15 ms after a reply (0.42 ms): each guest does the same work about
+# 0.7 ms slower after a 10 ms wait than back to back. At 1 ms: 1.49 and
+# 0.52 ms. It is not the network: in one guest, 20 stat() calls of a
+# /proc file take 113-163 us back to back and 184-214 us right after a
+# 10 ms sleep or busy wait, and 176 -> 357 us with NO_HZ_IDLE, host idle
+# or kept busy. Guest code under TCG runs slower once time has passed
+# (cold caches or QEMU's software TLB; which one is not found yet). So
+# the lab's times at a netem delay are that much above the label.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
