@@ -9,7 +9,12 @@
 # as failed, with why and the guest's last lines, and measured + failed
 # is the whole plan; the other kernels ran; progress, the summary and
 # report.md say which cases failed; nothing is left running or on disk.
-# --out, TMPDIR and LAB_CACHE have spaces and metacharacters. ~1.5 min.
+# --out, TMPDIR and LAB_CACHE have spaces and metacharacters. The NFS
+# plan is the quick plan less its ls cases (17 of 21; the whole plan is
+# lab-quick.t's): the NFS lane that runs on then ends with the FUSE lane,
+# not 20 s after it (33 s and 44 CPU-s, against 50-63 s and 56). FUSE
+# keeps the whole quick plan: its first 48 cases take 4 s, too few
+# progress lines to kill it mid-way.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 
@@ -40,9 +45,19 @@ alive() {
 }
 sid() { ps -o sid= -p "$1" 2>/dev/null | tr -d ' '; }
 
+# labplan's stand-in: an NFS plan without its ls cases; the rest (FUSE,
+# a plan's keys) is labplan's own.
+export LABPLAN="$lab_tmp/labplan" LABPLAN_REAL="$lab_top/build/bench/labplan"
+cat >"$LABPLAN" <<'EOF'
+#!/bin/sh
+case " $* " in *" fuse "*|*" --cases "*) exec "$LABPLAN_REAL" "$@" ;; esac
+"$LABPLAN_REAL" "$@" | grep -v 'workload=ls'
+EOF
+chmod +x "$LABPLAN"
+
 # planned: the cases per kernel of each lane
-pf=$("$lab_top/build/bench/labplan" --fs fuse --quick | wc -l)
-pn=$("$lab_top/build/bench/labplan" --fs nfs3 --quick | wc -l)
+pf=$("$LABPLAN" --fs fuse --quick | grep -cEv '^[[:space:]]*(#|$)')
+pn=$("$LABPLAN" --fs nfs3 --quick | grep -cEv '^[[:space:]]*(#|$)')
 
 echo "1..16"
 t0=$(date +%s)
