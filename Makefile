@@ -99,14 +99,18 @@ kernel-patched-6.12:
 	@KVER=6.12 kernel/build.sh patched-6.12 $(call q,$(PATCHES_6_12)) >/dev/null
 
 # Userspace needs the patched tree: the selftest harness and the FUSE uapi.
+# Each part compiles with JOBS jobs (kernel/build.sh's too), unless make
+# was given -j: then they share its job slots. 16 s instead of 23.
+JOBS ?= $(shell nproc)
+sub_j = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 userspace: kernel-patched
-	@$(MAKE) -s -C bench
-	@$(MAKE) -s -C fuse-backend
-	@$(MAKE) -s -C nfs-lab
-	@$(MAKE) -s -C guest tests
+	@$(MAKE) -s $(sub_j) -C bench
+	@$(MAKE) -s $(sub_j) -C fuse-backend
+	@$(MAKE) -s $(sub_j) -C nfs-lab
+	@$(MAKE) -s $(sub_j) -C guest tests
 
 guest: userspace
-	@$(MAKE) -s -C guest initramfs
+	@$(MAKE) -s $(sub_j) -C guest initramfs
 
 check: deps
 	@$(MAKE) -s kernel guest
