@@ -1,0 +1,72 @@
+# statx(AT_STATX_FORCE_SYNC) of a warm file costs one round trip on the
+# patched kernels also when the guest loses its CPU between the path walk
+# and ->getattr(), as a guest whose vCPU the host deschedules does (steal
+# time). The host stops and continues the guest's QEMU (SIGSTOP, 10 ms
+# at a time, 5 ms apart) while it makes 6000 such calls on NFSv4.2 (knfsd and the
+# client in one guest, actimeo=3600: nothing expires). Exact: each call
+# is one LOOKUP COMPOUND whose reply answers it (patch 0002). With the
+# one-tick mark the series had first, a stop between the two left the
+# mark stale and the call sent a GETATTR too: 1-2 in 1000 calls with
+# four busy loops on the host. Sourced by steal.t (6.1) and
+# steal-6.12.t with $st_kernel set.
+set -eu
+. "$(dirname "$0")/../../guest/lib.sh"
+lab_kernel "${st_kernel:?set by steal.t or steal-6.12.t}"
+probe=$lab_top/build/bench/statx-probe
+[ -x "$probe" ] || lab_skip "statx-probe not built (make -C bench)"
+. "$lab_top/scripts/tap.sh"
+calls=6000
+echo "1..3"
+
+lab_ext4 "$lab_tmp/export.img"
+out=$lab_tmp/out
+pidf=$lab_tmp/qemu.pid
+"$lab_top/guest/run" --timeout 300 --with nfs --disk "$lab_tmp/export.img" \
+	--file "$probe:/usr/bin/statx-probe" --append "$kernel_args" \
+	--qemu-arg -pidfile --qemu-arg "$pidf" "$kernel" -- sh -c '
+	NFS_OPTS=vers=4.2,actimeo=3600 nfs-loopback.sh up >/tmp/setup.log 2>&1 ||
+		{ echo "setup failed"; cat /tmp/setup.log; exit 1; }
+	echo x >/mnt/f && statx-probe --quiet /mnt/f && echo ready && sleep 1 &&
+	nfs-loopback.sh delta statx-probe --sync force --repeat '$calls' --quiet /mnt/f
+	' >"$out" 2>&1 &
+guest=$!
+i=0
+until grep -q '^ready' "$out" || ! kill -0 $guest 2>/dev/null || [ $i -ge 1200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+qemu=$(cat "$pidf" 2>/dev/null || :)
+# A test stopped mid-stop must not leave its QEMU stopped.
+trap '[ -z "$qemu" ] || kill -CONT "$qemu" 2>/dev/null || :; lab_cleanup' EXIT
+# The steal: while the guest runs, its QEMU is stopped for 10 ms (2.5
+# ticks at HZ=250: a mark from before them was stale to the one-tick
+# window), then runs 5 ms.
+stops=0
+if [ -n "$qemu" ] && grep -q '^ready' "$out"; then
+	# perl (prove's) times the stops to the microsecond, a sleep(1) per
+	# stop would take several milliseconds more
+	stops=$(perl -MTime::HiRes=usleep -e '
+		my ($guest, $qemu, $n) = (@ARGV, 0);
+		while (kill(0, $guest) && kill("STOP", $qemu)) {
+			usleep(10000);
+			kill("CONT", $qemu);
+			$n++;
+			usleep(5000);
+		}
+		kill("CONT", $qemu);
+		print "$n\n";' $guest "$qemu")
+fi
+[ -z "$qemu" ] || kill -CONT "$qemu" 2>/dev/null || :
+rc=0
+wait $guest || rc=$?
+delta=$(grep '^delta:' "$out" || :)
+echo "# $st_kernel: $stops stops; $delta"
+TAP_DIAG=$out
+ok '[ $rc = 0 ] && [ -n "$delta" ]' "the guest made $calls statx FORCE_SYNC calls (status $rc)"
+ok '[ $stops -ge 300 ]' "its QEMU was stopped while it did: $stops times"
+case " $delta " in
+*" v4.COMPOUND=$calls "*" v4op.LOOKUP=$calls "*) r=0 ;;
+*) r=1 ;;
+esac
+ok '[ $r = 0 ]' "$calls calls, $calls COMPOUNDs, each a LOOKUP (no second GETATTR)"
+exit $failed
