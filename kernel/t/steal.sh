@@ -1,13 +1,14 @@
 # statx(AT_STATX_FORCE_SYNC) of a warm file costs one round trip on the
-# patched kernels also when the guest loses its CPU between the path walk
-# and ->getattr(), as a guest whose vCPU the host deschedules does (steal
-# time). The host stops and continues the guest's QEMU (SIGSTOP, 10 ms
-# at a time, 5 ms apart) while it makes 6000 such calls on NFSv4.2 (knfsd and the
-# client in one guest, actimeo=3600: nothing expires). Exact: each call
-# is one LOOKUP COMPOUND whose reply answers it (patch 0002). With the
-# one-tick mark the series had first, a stop between the two left the
-# mark stale and the call sent a GETATTR too: 1-2 in 1000 calls with
-# four busy loops on the host. Sourced by steal.t (6.1) and
+# patched kernels also when the guest loses its CPU between the path
+# walk and ->getattr(), as a guest whose vCPU the host deschedules does
+# (steal time). The host stops and continues the guest's QEMU (SIGSTOP,
+# 10 ms at a time, 5 ms apart) while it makes 6000 such calls on
+# NFSv4.2 (knfsd and the client in one guest, actimeo=3600), then 6000
+# on FUSE (fusecount, timeouts of an hour): nothing expires. Exact: each
+# call is one LOOKUP whose reply answers it (patches 0002 and 0003).
+# With the one-tick mark the series had first, a stop between the two
+# left the mark stale and the call sent a GETATTR too: 1-2 in 1000 NFS
+# calls with four busy loops on the host. Sourced by steal.t (6.1) and
 # steal-6.12.t with $st_kernel set.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
@@ -16,7 +17,7 @@ probe=$lab_top/build/bench/statx-probe
 [ -x "$probe" ] || lab_skip "statx-probe not built (make -C bench)"
 . "$lab_top/scripts/tap.sh"
 calls=6000
-echo "1..3"
+echo "1..4"
 
 lab_ext4 "$lab_tmp/export.img"
 out=$lab_tmp/out
@@ -27,7 +28,12 @@ pidf=$lab_tmp/qemu.pid
 	NFS_OPTS=vers=4.2,actimeo=3600 nfs-loopback.sh up >/tmp/setup.log 2>&1 ||
 		{ echo "setup failed"; cat /tmp/setup.log; exit 1; }
 	echo x >/mnt/f && statx-probe --quiet /mnt/f && echo ready && sleep 1 &&
-	nfs-loopback.sh delta statx-probe --sync force --repeat '$calls' --quiet /mnt/f
+	nfs-loopback.sh delta statx-probe --sync force --repeat '$calls' --quiet /mnt/f &&
+	mkdir -p /tmp/b /mnt/fu && echo x >/tmp/b/x &&
+	fusecount -o ctl=/tmp/fc/ctl,entry_timeout=3600,attr_timeout=3600 /tmp/b /mnt/fu &&
+	statx-probe --quiet /mnt/fu/x && fusecount-ctl /tmp/fc/ctl reset >/dev/null &&
+	statx-probe --sync force --repeat '$calls' --quiet /mnt/fu/x &&
+	echo "fuse: $(fusecount-ctl /tmp/fc/ctl stats)"
 	' >"$out" 2>&1 &
 guest=$!
 i=0
@@ -60,13 +66,21 @@ fi
 rc=0
 wait $guest || rc=$?
 delta=$(grep '^delta:' "$out" || :)
+fuse=$(grep '^fuse:' "$out" || :)
 echo "# $st_kernel: $stops stops; $delta"
+echo "# $fuse"
 TAP_DIAG=$out
-ok '[ $rc = 0 ] && [ -n "$delta" ]' "the guest made $calls statx FORCE_SYNC calls (status $rc)"
+ok '[ $rc = 0 ] && [ -n "$delta" ] && [ -n "$fuse" ]' \
+	"the guest made $calls statx FORCE_SYNC calls on NFS and on FUSE (status $rc)"
 ok '[ $stops -ge 300 ]' "its QEMU was stopped while it did: $stops times"
 case " $delta " in
 *" v4.COMPOUND=$calls "*" v4op.LOOKUP=$calls "*) r=0 ;;
 *) r=1 ;;
 esac
-ok '[ $r = 0 ]' "$calls calls, $calls COMPOUNDs, each a LOOKUP (no second GETATTR)"
+ok '[ $r = 0 ]' "NFS: $calls calls, $calls COMPOUNDs, each a LOOKUP (no second GETATTR)"
+case $fuse in
+*'"LOOKUP":'$calls,*'"total":'$calls,*) r=0 ;;
+*) r=1 ;;
+esac
+ok '[ $r = 0 ]' "FUSE: $calls calls, $calls requests, each a LOOKUP (no GETATTR or STATX)"
 exit $failed
