@@ -1,7 +1,8 @@
 # bench/report's tables, from the flattened results (TSV, see report):
 # kernel fs mount_opts workload call form sync mask object cache n
 # delay_ms calls wall_us ops error skipped runs ("MIN MAX COUNT" of an
-# ls case timed more than once; wall_us is then their median)
+# ls case timed more than once; wall_us is then their median) rtt (NFS:
+# the client kernel's mean round trip per call, us; its first run)
 # Writes the Markdown to stdout, the summary to SUMMARY, gnuplot data
 # under PLOTDIR, the gnuplot script to GP and the plots' names to
 # PLOTLIST. FAILURES (kernel, fs, line) holds the last lines of each
@@ -59,6 +60,8 @@ function key(   k) {
 		nspread++
 	}
 	ops[k, $1] = $15
+	if ($19 != "")
+		rtt[k, $1] = $19
 	nrun++
 }
 
@@ -167,6 +170,8 @@ function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v, fd) {
 			pk[sk, n] = k
 			pk0[sk, n] = k0
 			ps[sk, n] = (wall[k, kern] - wall[k0, kern]) / calls[k, kern]
+			if ((k, kern) in rtt && (k0, kern) in rtt)
+				prtt[sk, ++nprtt[sk]] = rtt[k, kern] - rtt[k0, kern]
 		}
 	}
 	for (sk in npair) {
@@ -179,6 +184,10 @@ function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v, fd) {
 			fps[fd, ++nfps[fd]] = ps[sk, j]
 		}
 		slope[sk] = median(a, n)
+		for (j = 1; j <= nprtt[sk]; j++)
+			a[j] = prtt[sk, j]
+		if (nprtt[sk])
+			rttslope[sk] = median(a, nprtt[sk])
 		split(sk, f, SUBSEP)
 		# the rule's error on the pairs it came from
 		for (j = 1; j <= n; j++) {
@@ -298,13 +307,22 @@ function delay_table(   sk, f, n, i, rows, r) {
 		}
 	print "\n### Injected delay: the label and the time it added\n"
 	print "Per round trip, measured in the guest: (ms with the delay − ms " \
-	      "without) / calls, median over the `ls` pairs.\n"
-	print "| fs | kernel | label ms | measured ms per round trip | pairs |"
-	print "| --- | --- | ---: | ---: | ---: |"
+	      "without) / calls, median over the `ls` pairs. On NFS also " \
+	      "the client kernel's own round trip (mountstats rtt: from " \
+	      "sending a call to its reply), with the delay − without: what " \
+	      "the delay adds to each request. The wall time adds what the " \
+	      "guests lose between calls after each wait (under TCG a guest " \
+	      "runs slower after a pause; nfs-lab/t/delay.t).\n"
+	print "| fs | kernel | label ms | measured ms per round trip | " \
+	      "NFS client round trip, ms added | pairs |"
+	print "| --- | --- | ---: | ---: | ---: | ---: |"
 	for (i = 1; i <= n; i++) {
 		split(rows[i], f, SUBSEP)
-		printf "| %s | %s | %s | %.2f | %d |\n", f[1], f[2], f[3],
-		       slope[rows[i]] / 1000, npair[rows[i]]
+		r = "—"
+		if (rows[i] in rttslope)
+			r = sprintf("%.2f", rttslope[rows[i]] / 1000)
+		printf "| %s | %s | %s | %.2f | %s | %d |\n", f[1], f[2], f[3],
+		       slope[rows[i]] / 1000, r, npair[rows[i]]
 	}
 }
 

@@ -18,7 +18,8 @@ def case_problems($i):
 		  "skipped") as $k
 		 | select($c[$k] != null and ($c[$k] | type) != "string")
 		 | want("\($w) .\($k)"; $c[$k]; "a string")),
-		(("n", "delay_ms", "calls", "wall_us") as $k
+		(("n", "delay_ms", "calls", "wall_us", "client_calls",
+		  "rpc_rtt_us") as $k
 		 | select($c[$k] != null and ($c[$k] | type) != "number")
 		 | want("\($w) .\($k)"; $c[$k]; "a number")),
 		(("n", "delay_ms", "calls", "wall_us") as $k

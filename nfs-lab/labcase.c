@@ -471,20 +471,24 @@ static uint64_t lc_server(FILE *f, const struct nfsd_counts *a,
 	return calls;
 }
 
-/* What the client counted: per-op RPCs (calls), retransmissions, events. */
+/*
+ * What the client counted: per-op RPCs (calls), retransmissions, the
+ * round trips' summed time (ms), events.
+ */
 static void lc_client(FILE *f, const struct mstats *a, const struct mstats *b,
-		      uint64_t *calls, uint64_t *retrans)
+		      uint64_t *calls, uint64_t *retrans, uint64_t *rtt_ms)
 {
 	const char *sep = "";
 	unsigned int i;
 	uint64_t d;
 
-	*calls = *retrans = 0;
+	*calls = *retrans = *rtt_ms = 0;
 	fputs(",\"client\":{", f);
 	for (i = 0; i < a->nops && i < b->nops; i++) {
 		d = b->op[i].ops - a->op[i].ops;
 		*calls += d;
 		*retrans += b->op[i].trans - a->op[i].trans - d;
+		*rtt_ms += b->op[i].rtt_ms - a->op[i].rtt_ms;
 		if (!d || strcmp(a->op[i].name, b->op[i].name))
 			continue;
 		fprintf(f, "%s\"%s\":%llu", sep, b->op[i].name,
@@ -503,18 +507,25 @@ static void lc_client(FILE *f, const struct mstats *a, const struct mstats *b,
 	fputc('}', f);
 }
 
-/* Both sides' deltas: server, client (mountstats ops), events. */
+/*
+ * Both sides' deltas: server, client (mountstats ops), events, and the
+ * time the client kernel measured from sending each call to its reply
+ * (rpc_rtt_us, summed: per call, what a delay adds to a round trip
+ * without the time the guests take between calls).
+ */
 static long lc_counted(struct lab_run *r, const struct lab_case *k, FILE *f)
 {
-	uint64_t calls, ccalls, retrans;
+	uint64_t calls, ccalls, retrans, rtt_ms;
 	struct lc_snap after;
 
 	(void)k;
 	lc_snapshot(r, &after, false);
 	calls = lc_server(f, &lc.before.srv, &after.srv);
-	lc_client(f, &lc.before.cli, &after.cli, &ccalls, &retrans);
-	fprintf(f, ",\"client_calls\":%llu,\"retrans\":%llu",
-		(unsigned long long)ccalls, (unsigned long long)retrans);
+	lc_client(f, &lc.before.cli, &after.cli, &ccalls, &retrans, &rtt_ms);
+	fprintf(f, ",\"client_calls\":%llu,\"retrans\":%llu"
+		",\"rpc_rtt_us\":%llu",
+		(unsigned long long)ccalls, (unsigned long long)retrans,
+		(unsigned long long)rtt_ms * 1000);
 	return (long)calls;
 }
 

@@ -3,9 +3,13 @@
  * The NFS client's own counters for one mount, from /proc/self/mountstats
  * (fs/nfs/super.c nfs_show_stats, net/sunrpc/stats.c):
  *   "events:" the NFSIOS_* event counters (include/linux/nfs_iostat.h)
- *   "per-op statistics", then "NAME: ops trans timeouts ..." per RPC
- *   procedure of this mount's RPC client: on NFSv4 one line per kind of
- *   COMPOUND the client sends, named after its main operation.
+ *   "per-op statistics", then "NAME: ops trans timeouts bytes_sent
+ *   bytes_recv queue rtt execute errors" per RPC procedure of this
+ *   mount's RPC client: on NFSv4 one line per kind of COMPOUND the client
+ *   sends, named after its main operation. rtt is the client kernel's
+ *   own measure of each reply's round trip, from the request's
+ *   transmission to its reply's arrival (xprt_complete_rqst), summed,
+ *   in ms.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,26 +32,31 @@ const char *const mstats_event_names[MSTATS_EVENTS] = {
 };
 /* clang-format on */
 
-static int mstats_events(const char *s, struct mstats *m)
+/* The next @n numbers of @s into @v; the end of the last, NULL if short. */
+static const char *mstats_numbers(const char *s, uint64_t *v, unsigned int n)
 {
-	unsigned int i;
 	char *end;
 
-	for (i = 0; i < MSTATS_EVENTS; i++) {
-		m->events[i] = strtoull(s, &end, 10);
+	while (n--) {
+		*v++ = strtoull(s, &end, 10);
 		if (end == s)
-			return -EINVAL;
+			return NULL;
 		s = end;
 	}
-	return 0;
+	return s;
 }
 
-/* "        NAME: ops trans ..." */
+static int mstats_events(const char *s, struct mstats *m)
+{
+	return mstats_numbers(s, m->events, MSTATS_EVENTS) ? 0 : -EINVAL;
+}
+
+/* "        NAME: ops trans timeouts bytes_sent bytes_recv queue rtt ..." */
 static int mstats_op(const char *s, struct mstats *m)
 {
 	struct mstats_op *op;
+	uint64_t v[7];
 	size_t len;
-	char *end;
 
 	s += strspn(s, " \t");
 	len = strcspn(s, ":");
@@ -58,13 +67,12 @@ static int mstats_op(const char *s, struct mstats *m)
 	op = &m->op[m->nops++];
 	memcpy(op->name, s, len);
 	op->name[len] = '\0';
-	s += len + 1;
-	op->ops = strtoull(s, &end, 10);
-	if (end == s)
+	if (!mstats_numbers(s + len + 1, v, 7))
 		return -EINVAL;
-	s = end;
-	op->trans = strtoull(s, &end, 10);
-	return end == s ? -EINVAL : 0;
+	op->ops = v[0];
+	op->trans = v[1];
+	op->rtt_ms = v[6];
+	return 0;
 }
 
 /**

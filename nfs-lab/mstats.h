@@ -15,6 +15,7 @@ struct mstats_op {
 	char name[24];
 	uint64_t ops;
 	uint64_t trans;
+	uint64_t rtt_ms;	/* summed over the ops, each ms rounded down */
 };
 
 struct mstats {
