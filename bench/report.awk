@@ -310,9 +310,9 @@ function delay_table(   sk, f, n, i, rows, r) {
 	      "without) / calls, median over the `ls` pairs. On NFS also " \
 	      "the client kernel's own round trip (mountstats rtt: from " \
 	      "sending a call to its reply), with the delay − without: what " \
-	      "the delay adds to each request. The wall time adds what the " \
-	      "guests lose between calls after each wait (under TCG a guest " \
-	      "runs slower after a pause; nfs-lab/t/delay.t).\n"
+	      "the delay adds to each request, without the client's time " \
+	      "between calls. Under TCG both exceed the label: a guest runs " \
+	      "slower after a wait (nfs-lab/t/delay.t).\n"
 	print "| fs | kernel | label ms | measured ms per round trip | " \
 	      "NFS client round trip, ms added | pairs |"
 	print "| --- | --- | ---: | ---: | ---: | ---: |"

@@ -510,8 +510,8 @@ static void lc_client(FILE *f, const struct mstats *a, const struct mstats *b,
 /*
  * Both sides' deltas: server, client (mountstats ops), events, and the
  * time the client kernel measured from sending each call to its reply
- * (rpc_rtt_us, summed: per call, what a delay adds to a round trip
- * without the time the guests take between calls).
+ * (rpc_rtt_us, summed: per call, what a delay adds to a round trip,
+ * without the client's own time between calls).
  */
 static long lc_counted(struct lab_run *r, const struct lab_case *k, FILE *f)
 {

@@ -8,8 +8,8 @@
  *   mount's RPC client: on NFSv4 one line per kind of COMPOUND the client
  *   sends, named after its main operation. rtt is the client kernel's
  *   own measure of each reply's round trip, from the request's
- *   transmission to its reply's arrival (xprt_complete_rqst), summed,
- *   in ms.
+ *   transmission to the arrival of its reply (xprt_lookup_rqst),
+ *   summed, in ms.
  */
 #include <errno.h>
 #include <stdio.h>
