@@ -522,10 +522,9 @@ static long lc_counted(struct lab_run *r, const struct lab_case *k, FILE *f)
 	lc_snapshot(r, &after, false);
 	calls = lc_server(f, &lc.before.srv, &after.srv);
 	lc_client(f, &lc.before.cli, &after.cli, &ccalls, &retrans, &rtt_ms);
-	fprintf(f, ",\"client_calls\":%llu,\"retrans\":%llu"
-		",\"rpc_rtt_us\":%llu",
-		(unsigned long long)ccalls, (unsigned long long)retrans,
-		(unsigned long long)rtt_ms * 1000);
+	fprintf(f, ",\"client_calls\":%llu,\"retrans\":%llu",
+		(unsigned long long)ccalls, (unsigned long long)retrans);
+	fprintf(f, ",\"rpc_rtt_us\":%llu", (unsigned long long)rtt_ms * 1000);
 	return (long)calls;
 }
 
