@@ -10,8 +10,8 @@
 # left the mark stale and the call sent a GETATTR too: 1-2 in 1000 NFS
 # calls with four busy loops on the host. The tenth of a second it held
 # next failed the FUSE half once in make check (five test files beside
-# this one on 2 cores); it holds a second now. Sourced by steal.t (6.1) and
-# steal-6.12.t with $st_kernel set.
+# this one on 2 cores); it holds a second now. Sourced by steal.t (6.1)
+# and steal-6.12.t with $st_kernel set.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 lab_kernel "${st_kernel:?set by steal.t or steal-6.12.t}"
