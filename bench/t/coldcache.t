@@ -1,0 +1,36 @@
+#!/bin/sh
+# bench/coldcache: its line of medians and its usage errors. What the
+# numbers are is the host's business (nfs-lab/t/delay.t prints them);
+# here only that they are there, positive, and what was asked for.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+cold=${BENCH_OUT:-${BUILD:-$here/../../build}/bench}/coldcache
+if [ ! -x "$cold" ]; then
+	echo "1..0 # SKIP coldcache not built (make -C bench)"
+	exit 0
+fi
+. "$here/lib.sh"
+
+echo "1..7"
+rc=0
+"$cold" --kib 64 --wait-us 200 --rounds 5 >"$tmp/out" 2>"$tmp/err" || rc=$?
+is "$rc" 0 "a short run exits 0"
+is "$(wc -l <"$tmp/out")" 1 "one line"
+is "$(grep -o '^kib=64 wait_us=200 rounds=5 ' "$tmp/out")" \
+	"kib=64 wait_us=200 rounds=5 " "it says what it was asked"
+for k in walk_us walk_after_wait_us compute_us compute_after_wait_us; do
+	echo " $k="
+done >"$tmp/keys"
+is "$(grep -o ' [a-z_]*=[0-9]*\.[0-9]' "$tmp/out" | sed 's/[0-9.]*$//')" \
+	"$(cat "$tmp/keys")" "four medians in microseconds, in order"
+ok "! grep -q '=0\.0\( \|$\)' '$tmp/out'" "no median is zero"
+
+usage() {
+	rc=0
+	"$cold" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	echo "$rc $(wc -l <"$tmp/err") $(wc -c <"$tmp/out")"
+}
+is "$(usage --kib 0)" "2 1 0" "--kib 0: one line, exit status 2"
+is "$(usage --rounds 10001)" "2 1 0" "--rounds over the maximum: one line, exit status 2"
+exit $failed
