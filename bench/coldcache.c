@@ -4,19 +4,22 @@
  *
  *   coldcache [--kib N] [--wait-us U] [--rounds R]
  *
- * Walks an N KiB buffer (one byte per cache line) back to back and right
- * after sleeping U us, R times each, and does the same with a loop that
- * touches no memory. Prints the medians on one line:
+ * Walks an N KiB buffer (one byte per cache line) back to back, right
+ * after sleeping U us and right after spinning U us without touching it;
+ * then runs arithmetic that touches no memory, back to back and right
+ * after sleeping U us. R rounds of each; prints the medians, in us, on
+ * one line (wrapped here; this machine with a kernel build beside it):
  *
- *   kib=1024 wait_us=10000 rounds=200 walk_us=11.0 walk_after_wait_us=24.2
- *   compute_us=23.1 compute_after_wait_us=23.2
+ *   kib=1024 wait_us=10000 rounds=50 walk_us=20.3
+ *   walk_after_sleep_us=42.9 walk_after_spin_us=47.6 compute_us=28.5
+ *   compute_after_sleep_us=28.7
  *
- * Why: a lab guest's per-request time after a netem or daemon delay is
- * longer than back to back (nfs-lab/t/delay.t). If native code shows the
- * same for memory and not for compute, the host's caches are cold after
- * a wait (its CPU ran something else meanwhile), not its clock slower:
- * an effect of the machine, not of QEMU or the lab. Usage errors: one
- * line, exit status 2.
+ * Why: a lab guest's request right after a netem or daemon delay costs
+ * more than back to back (nfs-lab/t/delay.t). If native code here is
+ * slower after a wait at memory and not at arithmetic, and also after a
+ * spin that keeps its CPU busy, then data left alone for that long has
+ * left the caches (and the TLB): the machine's clock is not slower, and
+ * the CPU did not just sleep. Usage errors: one line, exit status 2.
  */
 #include <getopt.h>
 #include <stdint.h>
@@ -25,9 +28,13 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_ROUNDS	10000
-#define LINE		64	/* bytes per cache line */
-#define SPIN_ITERS	20000	/* about 20 us of arithmetic */
+#define MAX_KIB		1048576UL	/* 1 GiB */
+#define MAX_WAIT_US	10000000UL
+#define MAX_ROUNDS	10000UL
+#define CACHE_LINE	64
+#define SPIN_STEPS	20000	/* about 20 us on this machine, gcc -O2 */
+
+enum cold_wait { COLD_SLEEP, COLD_SPIN };
 
 struct cold_opts {
 	unsigned long kib;
@@ -35,43 +42,79 @@ struct cold_opts {
 	unsigned long rounds;
 };
 
+/* A measurement: its buffer, and room for two samples per round. */
+struct cold_run {
+	const struct cold_opts *o;
+	unsigned char *buf;
+	size_t len;
+	double *samples;
+};
+
 /* Where the loops leave their result, so that the compiler keeps them. */
 static volatile uint64_t cold_sink;
 
-static double now_us(void)
+static int64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* One pass over @buf, a byte of each cache line read and written. */
-static double walk(unsigned char *buf, size_t len)
+static double us_since(int64_t t0)
 {
-	double t0 = now_us();
+	return (now_ns() - t0) / 1e3;
+}
+
+/* One pass over the buffer, a byte of each cache line read and written. */
+static double walk(const struct cold_run *r)
+{
+	int64_t t0 = now_ns();
 	uint64_t sum = 0;
 	size_t i;
 
-	for (i = 0; i < len; i += LINE)
-		sum += buf[i]++;
+	for (i = 0; i < r->len; i += CACHE_LINE)
+		sum += r->buf[i]++;
 	cold_sink = sum;
-	return now_us() - t0;
+	return us_since(t0);
 }
 
-/* Arithmetic in registers only: what a slower clock would show. */
-static double spin(unsigned char *buf, size_t len)
+/*
+ * Arithmetic in registers only: what a slower clock would show. An
+ * xorshift-multiply step, which a compiler cannot merge into fewer, from
+ * a start it cannot know.
+ */
+static double compute(const struct cold_run *r)
 {
-	double t0 = now_us();
-	uint64_t x = 1;
-	long i;
+	int64_t t0 = now_ns();
+	uint64_t x = cold_sink | 1;
+	int i;
 
-	(void)buf;
-	(void)len;
-	for (i = 0; i < SPIN_ITERS; i++)
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	(void)r;
+	for (i = 0; i < SPIN_STEPS; i++) {
+		x ^= x >> 29;
+		x *= 0xbf58476d1ce4e5b9ULL;
+	}
 	cold_sink = x;
-	return now_us() - t0;
+	return us_since(t0);
+}
+
+/* Leave the buffer alone for the wait: asleep, or busy elsewhere. */
+static void wait_for(const struct cold_opts *o, enum cold_wait how)
+{
+	struct timespec ts = {
+		.tv_sec = o->wait_us / 1000000,
+		.tv_nsec = o->wait_us % 1000000 * 1000,
+	};
+	int64_t t0;
+
+	if (how == COLD_SLEEP) {
+		nanosleep(&ts, NULL);
+		return;
+	}
+	t0 = now_ns();
+	while (now_ns() - t0 < (int64_t)o->wait_us * 1000)
+		cold_sink++;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -84,35 +127,36 @@ static int cmp_double(const void *a, const void *b)
 static double median(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
- * The medians of @work back to back (after one warming pass) and right
- * after a sleep of @o->wait_us, into @hot and @cold.
+ * The medians of @work back to back (each sample right after a warming
+ * run) and right after a wait, into @hot and @cold.
  */
-static void measure(double (*work)(unsigned char *, size_t),
-		    unsigned char *buf, size_t len, const struct cold_opts *o,
-		    double *samples, double *hot, double *cold)
+static void measure(double (*work)(const struct cold_run *),
+		    const struct cold_run *r, enum cold_wait how,
+		    double *hot, double *cold)
 {
-	struct timespec wait = { o->wait_us / 1000000,
-				 o->wait_us % 1000000 * 1000 };
-	double *after = samples + o->rounds;
-	unsigned long i;
+	unsigned long i, n = r->o->rounds;
+	double *after = r->samples + n;
 
-	for (i = 0; i < o->rounds; i++) {
-		work(buf, len);
-		samples[i] = work(buf, len);
-		nanosleep(&wait, NULL);
-		after[i] = work(buf, len);
+	for (i = 0; i < n; i++) {
+		work(r);
+		r->samples[i] = work(r);
+		wait_for(r->o, how);
+		after[i] = work(r);
 	}
-	*hot = median(samples, o->rounds);
-	*cold = median(after, o->rounds);
+	*hot = median(r->samples, n);
+	*cold = median(after, n);
 }
 
-static void usage_error(const char *what)
+static void usage_error(const char *what, unsigned long max)
 {
-	fprintf(stderr, "coldcache: %s (coldcache --help)\n", what);
+	fprintf(stderr, "coldcache: %s", what);
+	if (max)
+		fprintf(stderr, ": want 1 to %lu", max);
+	fprintf(stderr, " (coldcache --help)\n");
 	exit(2);
 }
 
@@ -123,10 +167,10 @@ static unsigned long number(const char *arg, unsigned long max,
 	unsigned long v;
 
 	if (*arg < '0' || *arg > '9')
-		usage_error(what);
+		usage_error(what, max);
 	v = strtoul(arg, &end, 10);
 	if (*end || v < 1 || v > max)
-		usage_error(what);
+		usage_error(what, max);
 	return v;
 }
 
@@ -141,55 +185,65 @@ static void parse_args(int argc, char **argv, struct cold_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+	opterr = 0;	/* our one line, not getopt's */
+	while ((c = getopt_long(argc, argv, ":", longs, NULL)) != -1) {
 		switch (c) {
 		case 'k':
-			o->kib = number(optarg, 1 << 20,
-					"--kib: want 1 to 1048576");
+			o->kib = number(optarg, MAX_KIB, "--kib");
 			break;
 		case 'w':
-			o->wait_us = number(optarg, 10000000,
-					    "--wait-us: want 1 to 10000000");
+			o->wait_us = number(optarg, MAX_WAIT_US, "--wait-us");
 			break;
 		case 'r':
-			o->rounds = number(optarg, MAX_ROUNDS,
-					   "--rounds: want 1 to 10000");
+			o->rounds = number(optarg, MAX_ROUNDS, "--rounds");
 			break;
 		case 'h':
 			puts("usage: coldcache [--kib N] [--wait-us U] [--rounds R]");
 			exit(0);
+		case ':':
+			usage_error("an option needs a value", 0);
+			break;
 		default:
-			usage_error("unknown option");
+			usage_error("unknown option", 0);
 		}
 	}
 	if (optind < argc)
-		usage_error("no arguments expected");
+		usage_error("no arguments expected", 0);
+}
+
+static void report(const struct cold_opts *o, const double *m)
+{
+	printf("kib=%lu wait_us=%lu rounds=%lu", o->kib, o->wait_us,
+	       o->rounds);
+	printf(" walk_us=%.1f walk_after_sleep_us=%.1f", m[0], m[1]);
+	printf(" walk_after_spin_us=%.1f", m[3]);
+	printf(" compute_us=%.1f compute_after_sleep_us=%.1f\n", m[4], m[5]);
 }
 
 int main(int argc, char **argv)
 {
 	struct cold_opts o = { .kib = 1024, .wait_us = 10000, .rounds = 200 };
-	double walk_hot, walk_cold, spin_hot, spin_cold;
-	unsigned char *buf;
-	double *samples;
-	size_t len;
+	struct cold_run r = { .o = &o };
+	double m[6];	/* walk, slept, walk, spun, compute, slept */
 
 	parse_args(argc, argv, &o);
-	len = o.kib * 1024;
-	buf = malloc(len);
-	samples = calloc(2 * o.rounds, sizeof(*samples));
-	if (!buf || !samples) {
+	r.len = o.kib * 1024;
+	r.buf = malloc(r.len);
+	r.samples = calloc(2 * o.rounds, sizeof(*r.samples));
+	if (!r.buf || !r.samples) {
 		perror("coldcache");
 		return 1;
 	}
-	memset(buf, 1, len);
-	measure(walk, buf, len, &o, samples, &walk_hot, &walk_cold);
-	measure(spin, buf, len, &o, samples, &spin_hot, &spin_cold);
-	printf("kib=%lu wait_us=%lu rounds=%lu", o.kib, o.wait_us, o.rounds);
-	printf(" walk_us=%.1f walk_after_wait_us=%.1f", walk_hot, walk_cold);
-	printf(" compute_us=%.1f compute_after_wait_us=%.1f\n", spin_hot,
-	       spin_cold);
-	free(samples);
-	free(buf);
+	memset(r.buf, 1, r.len);	/* every page there before timing */
+	measure(walk, &r, COLD_SLEEP, &m[0], &m[1]);
+	measure(walk, &r, COLD_SPIN, &m[2], &m[3]);
+	measure(compute, &r, COLD_SLEEP, &m[4], &m[5]);
+	report(&o, m);
+	free(r.samples);
+	free(r.buf);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("coldcache: stdout");
+		return 1;
+	}
 	return 0;
 }

@@ -33,24 +33,26 @@
 # back. At 1 ms: 1.49 and 0.52 ms. It is not the network: in one
 # guest, 20 stat() calls of a /proc file take 113-163 us back to back
 # and 184-214 us right after a 10 ms sleep or busy wait, and 176 -> 357
-# us with NO_HZ_IDLE, host idle or kept busy. The cause is the host
-# (2026-12-05, bench/coldcache, native code on this machine): a walk of
-# 1 MiB takes 10-11 us back to back and 24-30 us right after a 10 ms
-# sleep (4 MiB: 42-53 -> 121-124 us; after 1 ms 1.3x, after 0.1 ms
-# 1.1x), with or without two busy loops, while arithmetic that touches
-# no memory takes 23.1 us either way: not a slower clock but caches
-# that are cold after a wait (the machine's CPU ran something else
-# meanwhile). A TCG guest's working set (translated code, the software
-# TLB, guest memory) is megabytes, so a guest pays it after every wait:
-# the delay's label plus the cold start of the work that follows it.
-# Measuring against a baseline with the same idle time (a 10 ms sleep
-# before each call, no netem; tried the same day) does not fix it: the
-# base then moves 1.5-3.1 ms between runs; nor does giving the guests
-# the CPU (busy loops at nice 19: +11.4 to +11.8 ms at 10 ms, three
-# runs). This test prints the host's
-# figures beside its own, and passes on some runs and reports TODO on
-# others; -cpu max: +1.23 and +10.7 ms in one run, within the default's
-# spread (base 2.6 ms).
+# us with NO_HZ_IDLE, host idle or kept busy. Native code on this
+# machine shows the same (2026-12-05, bench/coldcache): a walk of 1
+# MiB takes 10-12 us back to back and 24-30 us right after a 10 ms
+# sleep on an idle host (4 MiB: 42-53 -> 121-124 us; 1.3x after 1 ms,
+# 1.1x after 0.1 ms), the same with two busy loops, and with a kernel
+# build beside it 19-21 us back to back, 43 us after the sleep and
+# 45-51 us after spinning 10 ms on its CPU without touching it, while
+# arithmetic that touches no memory takes the same time either way. So
+# on this machine (itself a VM) data left alone for milliseconds leaves
+# the caches and TLB even while its CPU stays busy: not a slower clock,
+# not the CPU's idle states. That is consistent with the guests' extra
+# cost after each wait (a TCG guest's working set, its translated code,
+# software TLB and memory, is large); it does not rule out a cost of
+# QEMU's own. Measuring against a baseline with the same idle time (a
+# 10 ms sleep before each call, no netem; tried the same day) does not
+# fix it: the base then moves 1.5-3.1 ms between runs; nor does giving
+# the guests the CPU (busy loops at nice 19: +11.4 to +11.8 ms at 10
+# ms, three runs). This test prints the host's figures beside its own,
+# and passes on some runs and reports TODO on others. -cpu max: +1.23
+# and +10.7 ms in one run, within the default's spread (base 2.6 ms).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -97,8 +99,10 @@ for d in 1 10; do
 	fi
 	echo "# wall time per call: +$(( $(wall_us "$d") - wbase )) us (the guests' own slowdown after a wait included)"
 done
-# The host under the same load: native code after a wait (see above).
-cold=$lab_top/build/bench/coldcache
+# The host now (the guests gone; the busy loops and other tests may
+# still run): native code after a wait, see above.
+cold=${BUILD:-$lab_top/build}/bench/coldcache
 if [ -x "$cold" ]; then
-	echo "# this host now (bench/coldcache): $("$cold" --rounds 50)"
+	line=$("$cold" --rounds 50 2>&1) || line="failed: $line"
+	echo "# this host now (bench/coldcache): $line"
 fi
