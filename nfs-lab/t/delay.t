@@ -36,8 +36,8 @@
 # us with NO_HZ_IDLE, host idle or kept busy. Native code on this
 # machine shows the same (2026-12-05, bench/coldcache): a walk of 1
 # MiB takes 10-12 us back to back and 24-30 us right after a 10 ms
-# sleep on an idle host (4 MiB: 42-53 -> 121-124 us; 1.3x after 1 ms,
-# 1.1x after 0.1 ms), the same with two busy loops, and with a kernel
+# sleep, on an idle host or with two busy loops (4 MiB: 42-53 -> 121-124
+# us; 1.3x after 1 ms, 1.1x after 0.1 ms), and with a kernel
 # build beside it 19-21 us back to back, 43 us after the sleep and
 # 45-51 us after spinning 10 ms on its CPU without touching it, while
 # arithmetic that touches no memory takes the same time either way. So
