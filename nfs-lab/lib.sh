@@ -284,17 +284,29 @@ nl_t_run() {
 		  tostring | gsub("[\t\n]"; " "))] |
 		@tsv' \
 		"$lab_tmp/out.json" >"$lab_tmp/fields"
+	# Every version that ran reported every case line: a case the guest
+	# never reported must not read as a run of zeros.
+	want=$(grep -cEv '^[[:space:]]*(#|$)' "$lab_tmp/cases") || want=0
+	short=$(jq -r --argjson n "$want" '[.cases[].fs] | group_by(.) |
+		map(select(length != $n) | "\(.[0]) \(length)") | join(", ")' \
+		"$lab_tmp/out.json")
+	if [ -n "$short" ] || [ "$(jq '.cases | length' "$lab_tmp/out.json")" = 0 ]; then
+		echo "Bail out! nfs-lab/run reported ${short:-no} cases, not $want per version"
+		exit 1
+	fi
 	nl_t_n=0
 	nl_t_failed=0
 }
 
 # nl_t_field ID FIELD: the FIELD (a path: .calls, .server.LOOKUP) of case
 # ID of file system $nl_t_fs (nfs3, nfs4.2) in $lab_tmp/out.json; a
-# missing counter reads 0.
+# missing counter of a reported case reads 0, a case not reported "no
+# case" (so that an expected 0 does not pass for a case that never ran).
 nl_t_field() {
 	awk -F '\t' -v fs="$nl_t_fs" -v id="$1" -v f="$2" \
-		'$1 == fs && $2 == id && $3 == f { print $4; found = 1 }
-		 END { if (!found) print 0 }' "$lab_tmp/fields"
+		'$1 == fs && $2 == id { seen = 1 }
+		 $1 == fs && $2 == id && $3 == f { print $4; found = 1 }
+		 END { if (!found) print seen ? 0 : "no case" }' "$lab_tmp/fields"
 }
 
 # nl_t_is ID FIELD "STOCK [PATCHED [OPTIN]]" DESCRIPTION: one TAP test,
@@ -321,7 +333,9 @@ nl_t_pick() {
 	esac
 }
 
-# nl_t_ok COND DESCRIPTION: a TAP test from a shell condition's status.
+# nl_t_ok COND DESCRIPTION [DIAGNOSTIC]: a TAP test from a shell
+# condition's status; on failure DIAGNOSTIC (a command) shows why. It
+# returns 0 either way: the tests run under set -e and go on.
 nl_t_ok() {
 	nl_t_n=$((nl_t_n + 1))
 	if eval "$1"; then
@@ -329,6 +343,7 @@ nl_t_ok() {
 	else
 		echo "not ok $nl_t_n - $2"
 		echo "#   false: $1"
+		[ -z "${3-}" ] || eval "$3" || :
 		nl_t_failed=1
 	fi
 }

@@ -81,7 +81,11 @@ for k in stock patched optin; do
 		ls ls as-stat - dir cold "$o" long 100)
 	is "$s" "1 1 6 15 0" "$k: busybox ls -l of 100 entries, cold: OPENDIR, LOOKUP, 6 READDIRPLUS, 15 READLINK"
 	# daemon.ls_l_warm: no LOOKUP, exactly one attribute request (the
-	# directory's atime went stale when it was read)
+	# directory's atime went stale when it was read). The pages as a
+	# sum: with readdirplus=auto the kernel picks plus or plain per page
+	# (plus at offset 0, or when a revalidation advised it since:
+	# fuse_use_readdirplus), and the series changes revalidation; the
+	# split per opcode is fusecount_test's, on =on and =off mounts.
 	o="$C,readdirplus=auto"
 	s=$(get $k '.server | "\(.LOOKUP // 0) \((.GETATTR // 0) + (.STATX // 0)) \((.READDIRPLUS // 0) + (.READDIR // 0))"' \
 		ls ls as-stat - dir warm "$o" long 100)

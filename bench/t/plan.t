@@ -23,7 +23,7 @@ keys='[.fs, .mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache,
 count() { jq -s "[.[] | select($2)] | length" "$1"; }
 
 echo "1..26"
-ok 'jq -e "type == \"object\"" "$tmp/full"' "every line is a JSON object"
+ok 'jq -s -e "length > 0 and all(type == \"object\")" "$tmp/full"' "every line is a JSON object"
 ok '[ "$(jq -r "$keys" "$tmp/full" | sort | uniq -d | wc -l)" = 0 ]' \
 	"no two cases share their keys"
 ok '[ -z "$(jq -r "$keys" "$tmp/quick" | sort | comm -23 - "$(jq -r "$keys" "$tmp/full" | sort >"$tmp/fk"; echo "$tmp/fk")")" ]' \
@@ -54,7 +54,7 @@ ok '"$lp" --fs fuse --cases "$tmp/lines" --json | cmp -s - "$tmp/full"' \
 	"the case lines read back as the same cases, ids and all"
 ok '[ "$("$lp" --fs nfs3 | wc -l)" = 217 ] && [ "$("$lp" --fs nfs4.2 --quick | wc -l)" = 21 ]' \
 	"NFS: 217 cases in the full matrix (slices, each case once), 21 quick"
-ok '"$lp" --fs nfs4.2 --json | jq -e "select(.mount_opts | startswith(\"vers=4.2,\")) | .id" >/dev/null &&
+ok '"$lp" --fs nfs4.2 --json | jq -s -e "length > 0 and all(.mount_opts | startswith(\"vers=4.2,\"))" >/dev/null &&
 	[ "$("$lp" --fs nfs3 --json | jq -s "map(select(.mount_opts == \"vers=3,actimeo=1\")) | length")" -gt 100 ]' \
 	"NFS: options as mounted, vers= first, actimeo=1 by default"
 ok '[ "$("$lp" --fs nfs3 --json | jq -r "[.workload, .call, .form, .sync, .mask, .object, .nofollow, .cache, .n, .delay_ms, .mount_opts] | tostring" | sort | uniq -d | wc -l)" = 0 ]' \

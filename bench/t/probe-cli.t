@@ -110,7 +110,7 @@ if [ -c /dev/null ]; then
 	check "json: /dev/null is chardev 1:3" \
 		json_is '"\(.type) \(.rdev)"' "chardev 1:3"
 else
-	pass "# SKIP no /dev/null character device"
+	skip "no /dev/null character device"
 fi
 
 run --json "$tmp/link"

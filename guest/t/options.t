@@ -52,7 +52,7 @@ usage_error "--file to /../../x" --dry-run \
 	--file "$d/f:/../../escaped" "$d/bzImage" -- true
 usage_error "--file through a symlink an earlier --file made" --dry-run \
 	--file "$d/link:/lab/l" --file "$d/f:/lab/l/escaped" "$d/bzImage" -- true
-ok '! ls "$d"/tmp/escaped "$d/escaped" "$d/outside/escaped" 2>/dev/null' \
+ok '[ ! -e "$d/tmp/escaped" ] && [ ! -e "$d/escaped" ] && [ ! -e "$d/outside/escaped" ]' \
 	"no --file landed outside the payload"
 usage_error "--file to the same guest path twice" --dry-run \
 	--file "$d/f:/lab/f" --file "$d/bzImage:/lab/f" "$d/bzImage" -- true

@@ -189,7 +189,7 @@ TEST_F(nfs4, expired_dont_sync)
 	/*
 	 * Stock and patched: the walk's permission checks revalidate the
 	 * expired root, d1 and d2 before trusting their access cache. The
-	 * opt-in (patch 0007) uses the cached ACCESS answers as they are,
+	 * opt-in (patches 0008/0009) uses the cached ACCESS answers as they are,
 	 * and patch 0002 keeps d_revalidate from refreshing the parents.
 	 */
 	EXPECT_EQ(ON_KERNEL(3, 3, 0), OPS(GETATTR));
@@ -275,6 +275,7 @@ TEST_F(nfs4, force_sync_after_rename_over)
 	 */
 	EXPECT_EQ(ON_KERNEL(0, 1, 1), fresh.stx_ino == stx.stx_ino);
 	EXPECT_EQ(ON_KERNEL(0, 2, 2), OPS(LOOKUP));
+	EXPECT_EQ(ON_KERNEL(1, 2, 2), COMPOUNDS);
 }
 
 #define BIG_DIR_N	1000

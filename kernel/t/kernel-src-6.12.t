@@ -5,6 +5,9 @@
 # the stock-6.12 build, found in the cache (skipped before make kernel).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
+failed=0
+# not_ok LINE: a failed test, counted for the exit status
+not_ok() { failed=$((failed + 1)); echo "not ok $1"; }
 build=$lab_top/kernel/build.sh
 echo "1..4"
 
@@ -36,12 +39,12 @@ diff --git a/f b/f
 2.39.5
 PATCH
 err=$(LAB_CACHE=$lab_tmp/cache KERNEL_SRC=$src "$build" t "$lab_tmp/p" 2>&1) &&
-	echo "not ok 1 - a patch that does not apply fails the build" ||
+	not_ok "1 - a patch that does not apply fails the build" ||
 	echo "ok 1 - a patch that does not apply fails the build"
 case $err in
 *"patch does not apply: $lab_tmp/p/0001-bad.patch"*)
 	echo "ok 2 - the error names the patch" ;;
-*)	echo "not ok 2 - the error names the patch"
+*)	not_ok "2 - the error names the patch"
 	echo "$err" | sed 's/^/# /' ;;
 esac
 
@@ -56,9 +59,10 @@ tree=$(readlink -f "$LAB_CACHE/kernels/stock-6.12/src")
 out=$(KVER=6.12 KERNEL_SRC=$tree "$build" stock-6.12 2>&1) || true
 case $out in
 *"stock-6.12: cached"*) echo "ok 3 - KERNEL_SRC=<6.12 package tree> is a cache hit" ;;
-*)	echo "not ok 3 - KERNEL_SRC=<6.12 package tree> is a cache hit"
+*)	not_ok "3 - KERNEL_SRC=<6.12 package tree> is a cache hit"
 	echo "$out" | sed 's/^/# /' ;;
 esac
 [ "$(readlink -f "$stock")" = "$want" ] &&
 	echo "ok 4 - and publishes the same bzImage" ||
-	echo "not ok 4 - and publishes the same bzImage"
+	not_ok "4 - and publishes the same bzImage"
+exit $failed

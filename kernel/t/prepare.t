@@ -47,7 +47,11 @@ kbuild() {
 # has PATTERN: the last log has a line matching PATTERN.
 has() { grep -q -- "$1" "$lab_tmp/log"; }
 images() { find "$lab_tmp/cache/build" -name bzImage | wc -l; }
-say() { echo "$1" "$2"; [ "$1" = ok ] || sed 's/^/# /' "$lab_tmp/log"; }
+failed=0
+say() {
+	echo "$1" "$2"
+	[ "$1" = ok ] || { failed=$((failed + 1)); sed 's/^/# /' "$lab_tmp/log"; }
+}
 
 kbuild "$lab_tmp/one.config" --prepare t
 has 'configuring' && [ "$(images)" = 0 ] && [ ! -s "$lab_tmp/out" ] &&
@@ -107,3 +111,4 @@ kbuild "$lab_tmp/one.config" t
 has 'configuring' && has 'starting from t-' && ! has 'the config of' &&
 	say ok "10 - a Kconfig file differs: configured, then seeded" ||
 	say "not ok" "10 - a Kconfig file differs: configured, then seeded"
+exit $failed

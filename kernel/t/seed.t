@@ -16,6 +16,9 @@
 # empty cache (the patched build then starts from the stock one).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
+failed=0
+# not_ok LINE: a failed test, counted for the exit status
+not_ok() { failed=$((failed + 1)); echo "not ok $1"; }
 build=$lab_top/kernel/build.sh
 
 seed=$(readlink -f "$LAB_CACHE/kernels/patched/build" 2>/dev/null) ||
@@ -54,14 +57,14 @@ t0=$(date +%s)
 if out=$(JOBS=1 LAB_CACHE=$cache KERNEL_SRC=$src "$build" seeded 2>&1); then
 	echo "ok 1 - the build succeeds ($(( $(date +%s) - t0 )) s)"
 else
-	echo "not ok 1 - the build succeeds"
+	not_ok "1 - the build succeeds"
 fi
 echo "$out" | sed 's/^/# /'
 
 case $out in
 *"seeded: starting from $(basename "$seed") (2 files differ)"*)
 	echo "ok 2 - it starts from the patched build" ;;
-*)	echo "not ok 2 - it starts from the patched build" ;;
+*)	not_ok "2 - it starts from the patched build" ;;
 esac
 
 # No Kconfig file differs: the patched build's config, not configured anew
@@ -69,7 +72,7 @@ esac
 case $out in
 *"seeded: the config of $(basename "$seed") (no Kconfig input differs)"*)
 	echo "ok 3 - it takes the patched build's config" ;;
-*)	echo "not ok 3 - it takes the patched build's config" ;;
+*)	not_ok "3 - it takes the patched build's config" ;;
 esac
 
 new=$(readlink -f "$cache/kernels/seeded/build" 2>/dev/null) || new=$lab_tmp/none
@@ -77,7 +80,7 @@ fuse=$(cd "$seed" && find fs/fuse -name '*.o' | wc -l)
 case $out in
 *"seeded: $((fuse - 1)) of the $fuse objects that include a changed file preprocess to the same text: kept"*)
 	echo "ok 4 - of the $fuse FUSE objects all but control.o are kept" ;;
-*)	echo "not ok 4 - of the $fuse FUSE objects all but control.o are kept" ;;
+*)	not_ok "4 - of the $fuse FUSE objects all but control.o are kept" ;;
 esac
 
 # What make compiled from the tree's sources: the link's own objects
@@ -87,16 +90,17 @@ compiled=$(cd "$new" 2>/dev/null && find . -name '*.o' -newer .lab-seeded |
 		-e '^\./arch/x86/boot/' | sort | tr '\n' ' ')
 [ "$compiled" = "./fs/fuse/control.o " ] &&
 	echo "ok 5 - only fs/fuse/control.o is compiled" ||
-	echo "not ok 5 - only fs/fuse/control.o is compiled (${compiled:-none})"
+	not_ok "5 - only fs/fuse/control.o is compiled (${compiled:-none})"
 
 cmp -s "$new/fs/fuse/inode.o" "$seed/fs/fuse/inode.o" &&
 	! cmp -s "$new/fs/fuse/control.o" "$seed/fs/fuse/control.o" &&
 	echo "ok 6 - inode.o is the patched build's, control.o a new one" ||
-	echo "not ok 6 - inode.o is the patched build's, control.o a new one"
+	not_ok "6 - inode.o is the patched build's, control.o a new one"
 
 # The new build can seed the next one: it records its own paths.
 read -r _ commit t b <"$new/.lab-source" || true
 [ "$commit" = "$(git -C "$src" rev-parse HEAD)" ] && [ "$t" = "$src" ] &&
 	[ "$b" = "$new" ] &&
 	echo "ok 7 - it records its commit and paths for the next build" ||
-	echo "not ok 7 - it records its commit and paths for the next build"
+	not_ok "7 - it records its commit and paths for the next build"
+exit $failed

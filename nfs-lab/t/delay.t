@@ -81,21 +81,39 @@ wall_us() {
 	jq -r --argjson d "$1" '.cases[] | select(.delay_ms == $d) |
 		(.wall_us / .calls) | floor' "$out"
 }
+echo "1..3"
+# Each of the three cases made calls and has the client's round trips:
+# else the subtraction below would compare nothing.
+if ! jq -e '(.cases | length) == 3 and all(.cases[];
+	(.delay_ms | IN(0, 1, 10)) and .client_calls > 0 and
+	(.rpc_rtt_us | type) == "number" and .rpc_rtt_us > 0)' "$out" >/dev/null; then
+	echo "not ok 1 - the three cases ran, with calls and round trips"
+	jq -c '.cases[] | {delay_ms, client_calls, rpc_rtt_us}' "$out" | sed 's/^/#   /'
+	exit 1
+fi
 base=$(rtt_us 0)
 wbase=$(wall_us 0)
-echo "1..3"
-echo "ok 1 - the cases ran: $(jq '.cases | length' "$out") cases, base round trip ${base} us (${wbase} us of wall time per call)"
+echo "ok 1 - the three cases ran: base round trip ${base} us (${wbase} us of wall time per call)"
 n=1
+failed=0
 for d in 1 10; do
 	n=$((n + 1))
 	added=$(( $(rtt_us "$d") - base ))
 	want=$((d * 1000))
 	tol=$((want / 10 > 300 ? want / 10 : 300))
-	diff=$((added > want ? added - want : want - added))
-	if [ "$diff" -le "$tol" ]; then
-		echo "ok $n - ${d} ms netem delay: +${added} us per round trip (allowed ${want} +- ${tol})"
+	# The known excess (above) is the guests' own slowdown after a
+	# wait, up to about 2 ms: reported as TODO. Less than the bound
+	# (no delay), or more than half the label or 2 ms, whichever is
+	# larger, above it (a 10 ms delay applied twice) fails.
+	over=$((want / 2 > 2000 ? want / 2 : 2000))
+	what="${d} ms netem delay: +${added} us per round trip (allowed ${want} +- ${tol})"
+	if [ "$added" -ge $((want - tol)) ] && [ "$added" -le $((want + tol)) ]; then
+		echo "ok $n - $what"
+	elif [ "$added" -gt $((want + tol)) ] && [ "$added" -le $((want + tol + over)) ]; then
+		echo "not ok $n - $what # TODO netem adds more than its label"
 	else
-		echo "not ok $n - ${d} ms netem delay: +${added} us per round trip (allowed ${want} +- ${tol}) # TODO netem adds more than its label"
+		echo "not ok $n - $what, beyond the known excess of up to ${over} us"
+		failed=$((failed + 1))
 	fi
 	echo "# wall time per call: +$(( $(wall_us "$d") - wbase )) us (the guests' own slowdown after a wait included)"
 done
@@ -106,3 +124,4 @@ if [ -x "$cold" ]; then
 	line=$("$cold" --rounds 50 2>&1) || line="failed: $line"
 	echo "# this host now (bench/coldcache): $line"
 fi
+exit $failed

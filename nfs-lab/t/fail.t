@@ -78,7 +78,8 @@ echo "# server QEMU $srv, client QEMU $cli, link '$link'"
 nl_t_ok '[ -n "$link" ] && [ -S "$link" ] &&
 	[ "$(stat -c %a:%u "$(dirname "$link")")" = "700:$(id -u)" ]' \
 	"the link is a Unix socket in a 0700 directory of ours"
-nl_t_ok '[ -n "$srv$cli" ] && ! ss -Hltnup | grep -q "pid=\(${srv:-x}\|${cli:-x}\),"' \
+nl_t_ok '[ -n "$srv$cli" ] && socks=$(ss -Hltnup) &&
+	! printf "%s\n" "$socks" | grep -q "pid=\(${srv:-x}\|${cli:-x}\),"' \
 	"no QEMU of the pair listens on a TCP or UDP port"
 t0=$(date +%s%N)
 kill -TERM "$pid" 2>/dev/null || true

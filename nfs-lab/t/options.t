@@ -19,11 +19,10 @@ usage_error() {
 	shift
 	rc=0
 	TMPDIR=$d timeout 20 "$@" >/dev/null 2>"$lab_tmp/err" || rc=$?
-	if ! nl_t_ok '[ $rc = 2 ] && [ "$(wc -l <"$lab_tmp/err")" = 1 ] &&
+	nl_t_ok '[ $rc = 2 ] && [ "$(wc -l <"$lab_tmp/err")" = 1 ] &&
 	    ! grep -q "not set\|unbound\|line [0-9]" "$lab_tmp/err"' \
-		"$what: one line, status 2"; then
-		sed 's/^/#   stderr: /' "$lab_tmp/err"
-	fi
+		"$what: one line, status 2" \
+		'sed "s/^/#   stderr: /" "$lab_tmp/err"'
 }
 
 run=$nl_here/run
