@@ -20,7 +20,7 @@ lab_kernel patched
 . "$lab_top/scripts/tap.sh"
 
 res=$lab_tmp/res
-echo "1..47"
+echo "1..48"
 rc=0
 "$lab_top/bench/lab" --quick --kernels stock,patched,optin --out "$res" >"$lab_tmp/summary" 2>"$lab_tmp/log" || rc=$?
 is $rc 0 "bench/lab --quick"
@@ -113,6 +113,12 @@ is "$(grep -c 'statx DONT_SYNC d1/d2/f, expired *3 → 0 → 0$' "$lab_tmp/summa
 	"the summary says so too"
 is "$(ls "$res/plots" | grep -c -- "-fuse-.*\.svg$")" 5 "five FUSE plots: calls cold, warm, expired; time cold, expired"
 is "$(jq '[.cases[] | select(.error)] | length' "$r")" 0 "no case failed"
+# Each guest's clock as its cases ran on it: after tsc-early (the TSC
+# before its refined calibration) the kernel moves to tsc, or to hpet
+# if its watchdog finds the TSC unstable; never jiffies.
+is "$(jq -r '[.kernels[].clock[]] | "\(length) \(map(select(
+	(.clocksource | IN("tsc", "hpet", "acpi_pm") | not) or .res_ns > 1000)) | length)"' "$r")" "9 0" \
+	"results.json: 3 kernels x 3 lanes recorded tsc, hpet or acpi_pm at 1 us or finer"
 is "$(jq '[.cases[] | select(.fs == "nfs3" or .fs == "nfs4.2")] | length > 0' "$r")" true \
 	"NFS cases from nfs-lab/run"
 # nfs-lab/t/roundtrips.sh case 16: statx DONT_SYNC of the 64 files of

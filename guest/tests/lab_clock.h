@@ -126,6 +126,24 @@ static inline const char *lab_clock_settle(struct lab_clock *c, long ms)
 }
 
 /*
+ * tsc-early is the TSC before its refined calibration: the kernel moves
+ * to tsc (or, should the watchdog find it unstable, to hpet) about 1.4 s
+ * after boot. Wait up to @ms for that move once the clock has settled,
+ * so that the clocksource recorded is the one the measurements run on.
+ */
+static inline void lab_clock_await_final(struct lab_clock *c, long ms)
+{
+	struct timespec step = { 0, 50000000L };
+
+	while (!strcmp(c->current, "tsc-early") && ms > 0) {
+		nanosleep(&step, NULL);
+		ms -= 50;
+		if (lab_clock_read(c))
+			return;
+	}
+}
+
+/*
  * An injected delay is what its label says if the measured cost is
  * within 10 % of it or 0.3 ms, whichever is larger.
  */
