@@ -8,6 +8,9 @@ PATCHES_6_12 ?= kernel/patches-6.12
 # Kernel versions built and tested: both by default, or one
 # (make check KVERS=6.12).
 KVERS ?= 6.1 6.12
+ifneq ($(filter-out 6.1 6.12,$(KVERS))$(if $(strip $(KVERS)),,none),)
+$(error KVERS=$(KVERS): want 6.1, 6.12 or both)
+endif
 KERNELS := $(LAB_CACHE)/kernels
 STOCK_KERNEL := $(KERNELS)/stock/bzImage
 PATCHED_KERNEL := $(KERNELS)/patched/bzImage
@@ -161,4 +164,6 @@ distclean: clean
 # What changed between two lab runs: make lab-compare A=results/x B=results/y
 .PHONY: lab-compare
 lab-compare:
+	@[ -n $(call q,$(A)) ] && [ -n $(call q,$(B)) ] || \
+		{ echo "lab-compare: give two runs, A=results/x B=results/y" >&2; exit 2; }
 	@bench/compare $(call q,$(A)) $(call q,$(B))

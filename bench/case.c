@@ -249,12 +249,17 @@ static const char *lab_check_ls(const struct lab_case *k)
 /* The combinations a case may not ask for. */
 static const char *lab_check(const struct lab_case *k, unsigned int seen)
 {
+	static char why[64];
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(lab_keys); i++)
 		if ((seen & (1u << i)) &&
-		    !(lab_keys[i].workloads & (1u << k->workload)))
-			return "a key this workload does not use";
+		    !(lab_keys[i].workloads & (1u << k->workload))) {
+			snprintf(why, sizeof(why), "workload=%s takes no %s=",
+				 lab_workload_names[k->workload],
+				 lab_keys[i].key);
+			return why;
+		}
 	switch (k->workload) {
 	case LAB_CMD:
 		return k->cmd[0] ? NULL : "workload=cmd without cmd=";

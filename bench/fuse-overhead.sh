@@ -69,15 +69,26 @@ LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
 BUILD=${BUILD:-$top/build}
 kernel=patched
 requests=1000000
+usage() { sed -n '12,13s/^# \{0,1\}//p' "$0"; }
+# One line and status 2, before any guest boots.
+bad() { echo "fuse-overhead.sh: $* (bench/fuse-overhead.sh --help)" >&2; exit 2; }
 while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel|--requests) [ $# -ge 2 ] || bad "$1 needs a value" ;;
+	esac
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--requests) requests=$2; shift 2 ;;
-	*) sed -n '12,13s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) bad "unknown argument $1" ;;
 	esac
 done
+case $kernel in stock|patched) ;; *) bad "--kernel $kernel: want stock or patched" ;; esac
+case $requests in
+''|0*|*[!0-9]*|?????????*) bad "--requests '$requests': want 1 to 99999999" ;;
+esac
 img=$LAB_CACHE/kernels/$kernel/bzImage
-[ -f "$img" ] || { log "no $kernel kernel at $img (make kernel)"; exit 2; }
+[ -f "$img" ] || bad "no $kernel kernel at $img (make kernel)"
 exec "$top/guest/run" --timeout 3600 \
 	--file "$BUILD/bench/statx-probe:/usr/bin/statx-probe" \
 	--file "$here/fuse-overhead.sh:/lab/bin/fuse-overhead.sh" \

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -164,6 +165,22 @@ static int check_reply(bool dump, const char *r, size_t len)
 	return 0;
 }
 
+/*
+ * Why SOCKET could not be reached. No socket at that path is bad usage
+ * (status 2); a socket nobody answers on is a daemon gone (status 1).
+ */
+static int connect_failed(const char *path, int err)
+{
+	struct stat st;
+	bool no_socket = err == ENOENT || err == ENOTDIR ||
+			 (!stat(path, &st) && !S_ISSOCK(st.st_mode));
+
+	fprintf(stderr, "%s: %s: %s (is fusecount running with -o ctl=%s?)\n",
+		prog, path, no_socket && err != ENOENT && err != ENOTDIR ?
+		"not a socket" : strerror(err), path);
+	return no_socket ? 2 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	char line[CTL_LINE_MAX + 2], *reply;
@@ -190,13 +207,8 @@ int main(int argc, char **argv)
 		return bad_usage();
 
 	fd = ctl_connect(path);
-	if (fd == -1) {
-		res = errno;
-		fprintf(stderr,
-			"%s: %s: %s (is fusecount running with -o ctl=%s?)\n",
-			prog, path, strerror(res), path);
-		return res == ENOENT || res == ENOTDIR ? 2 : 1;
-	}
+	if (fd == -1)
+		return connect_failed(path, errno);
 	if (send(fd, line, n, MSG_NOSIGNAL) != n) {
 		fprintf(stderr, "%s: %s: send: %s\n", prog, path,
 			strerror(errno));

@@ -31,17 +31,34 @@ GIT="git -c gc.auto=0 -c user.name=statx-lab -c user.email=statx-lab@localhost"
 # Our makes set their own -j: not a job server of a make that runs us.
 unset MAKEFLAGS MFLAGS
 
+usage="usage: [KVER=6.1|6.12] $0 [--prepare] NAME [PATCHDIR]"
+case ${1-} in -h|--help) echo "$usage"; exit 0 ;; esac
 prepare_only=
 [ "${1-}" != --prepare ] || { prepare_only=1; shift; }
 log() { printf 'kernel%s: %s\n' "${prepare_only:+ (ahead)}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# A usage error: one line, status 2, before anything is unpacked.
+usage_error() { log "$*"; exit 2; }
 # shellcheck source=kernel/kver.sh
 . "$here/kver.sh"
 
-[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 [--prepare] NAME [PATCHDIR]"
+[ $# -ge 1 ] && [ $# -le 2 ] || usage_error "$usage"
 name=$1
 patchdir=${2:-}
-case $name in *[!a-z0-9_.-]*|.*|'') die "bad kernel name '$name'" ;; esac
+case $name in
+-*) usage_error "unknown option '$name' ($usage)" ;;
+*[!a-z0-9_.-]*|.*|'') usage_error "bad kernel name '$name'" ;;
+esac
+# A name that says a version KVER selects (stock-6.12) is built from
+# that version: else a 6.1 kernel would be published, and reported, as
+# 6.12. Other names (a user's mainline-6.13) are the user's.
+case $name in
+*-6.1|*-6.12)
+	[ "${name##*-}" = "$KVER" ] ||
+		usage_error "$name is a ${name##*-} kernel: run it with KVER=${name##*-}, not $KVER" ;;
+esac
+[ -z "$patchdir" ] || [ -d "$patchdir" ] ||
+	usage_error "patch directory $patchdir does not exist"
 
 # List the series in order: PATCHDIR/series if present, else *.patch.
 series_list() {
@@ -355,7 +372,6 @@ mkdir -p "$LAB_CACHE/locks"
 prepare_base
 series=
 if [ -n "$patchdir" ]; then
-	[ -d "$patchdir" ] || die "patch directory $patchdir does not exist"
 	patchdir=$(cd "$patchdir" && pwd)
 	series=$(series_list "$patchdir")
 fi

@@ -32,7 +32,7 @@ usage_error() {
 		"$what: one line, status 2"
 }
 
-echo "1..28"
+echo "1..32"
 usage_error "--timeout 0" --timeout 0 "$d/bzImage" -- true
 usage_error "--timeout x" --timeout x "$d/bzImage" -- true
 usage_error "--timeout -5" --timeout -5 "$d/bzImage" -- true
@@ -44,6 +44,11 @@ for o in --initrd --disk --file --script --timeout --mem --append \
 	usage_error "$o without a value" "$d/bzImage" "$o"
 done
 usage_error "--mem 0" --mem 0 "$d/bzImage" -- true
+usage_error "--script of a missing file" --script "$d/nope" "$d/bzImage"
+usage_error "--script of a folder" --script "$d" "$d/bzImage"
+usage_error "--console in a missing folder" --console "$d/no/log" "$d/bzImage" -- true
+ok '"$run" --help | grep -q "^usage: guest/run \[options\] KERNEL -- COMMAND"' \
+	"--help shows the usage line"
 usage_error "no KERNEL" --timeout 5
 usage_error "no command" "$d/bzImage"
 usage_error "--file to a relative guest path" --dry-run \

@@ -48,7 +48,7 @@ while [ $i -lt 50 ] && ! [ -S "$sock" ]; do
 	i=$((i + 1))
 done
 
-echo 1..17
+echo 1..18
 p=$build/bench/statx-probe
 bad --bogus 'statx-probe: unknown option' "$p" --bogus "$tmp/file"
 bad --mask 'statx-probe: missing value' "$p" "$tmp/file" --mask
@@ -74,4 +74,5 @@ bad --bogus 'fusecount-ctl: unknown option' "$c" --bogus "$sock" stats
 bad "'delay'" 'fusecount-ctl: missing value' "$c" "$sock" delay
 bad "'delay x'" 'fusecount-ctl: bad value' "$c" "$sock" delay x
 bad "$nope" 'fusecount-ctl: no such socket' "$c" "$nope" stats
+bad "not a socket" 'fusecount-ctl: a file that is not a socket' "$c" "$tmp/file" stats
 exit $failed

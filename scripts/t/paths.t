@@ -60,7 +60,7 @@ sed 's/^/# distclean: /' "$tmp/dist.log"
 ok '[ ! -e "$cache" ] && [ -f "$tmp/my/marker" ] && [ -f "$co/Makefile" ]' \
 	"make distclean removes that LAB_CACHE and nothing else"
 
-line=$(cd "$co" && make -n lab-compare A="$tmp/a b" B="$tmp/c&d")
+line=$(cd "$co" && make -n lab-compare A="$tmp/a b" B="$tmp/c&d" | tail -n 1)
 ok '[ "$line" = "bench/compare '"'"'$tmp/a b'"'"' '"'"'$tmp/c&d'"'"'" ]' \
 	"make lab-compare: A and B quoted"
 
