@@ -120,8 +120,16 @@ static void fc_help(void)
 	       "                             backend lacks them (0x800: no btime)\n"
 	       "    -o deny_uid=UID          answer EACCES to every LOOKUP from UID,\n"
 	       "                             like a daemon checking each caller\n"
-	       "    --dry-run                check, but do not mount\n\n");
-	fuse_cmdline_help();
+	       "    --dry-run                check, but do not mount\n\n"
+	       "    -h   --help              print help\n"
+	       "    -V   --version           print version\n"
+	       "    -d   -o debug            enable debug output (implies -f)\n"
+	       "    -f                       foreground operation\n"
+	       "    -s                       one worker thread (-o threads=1)\n");
+	/*
+	 * Not fuse_cmdline_help(): its loop options (clone_fd, max_threads,
+	 * max_idle_threads) are libfuse's loop's, and fusecount runs its own.
+	 */
 	fuse_lowlevel_help();
 }
 
