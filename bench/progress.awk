@@ -82,11 +82,12 @@ capture && /^@case \{.*"workload":/ {
 		next
 	last = t
 	el = t - t0
-	eta = wdone < wtotal ? hms(el * (wtotal - wdone) / wdone) : hms(0)
 	# The first cases carry the guest's boot, and weigh next to
 	# nothing: an ETA from them said 26 minutes for a 23 s lane.
-	if (wdone < wtotal / 20)
+	if (wdone <= 0 || wdone < wtotal / 20)
 		eta = "-"
+	else
+		eta = hms(wdone < wtotal ? el * (wtotal - wdone) / wdone : 0)
 	say(sprintf("lab: %s [%d/%d] %s elapsed, ETA %s: %s %s %s %s %s %s N=%s %sms",
 	    lane, done0 + k, total, hms(el), eta, field("kernel"),
 	    field("fs"), field("workload"), field("call"),

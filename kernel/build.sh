@@ -49,14 +49,17 @@ case $name in
 -*) usage_error "unknown option '$name' ($usage)" ;;
 *[!a-z0-9_.-]*|.*|'') usage_error "bad kernel name '$name'" ;;
 esac
-# A name that says a version KVER selects (stock-6.12) is built from
-# that version: else a 6.1 kernel would be published, and reported, as
-# 6.12. Other names (a user's mainline-6.13) are the user's.
+# A name that says a version KVER selects (stock-6.12), or one of the
+# lab's 6.1 kernels, is built from that version: else a 6.1 kernel would
+# be published, and reported, as 6.12, or the other way round. Other
+# names (a user's mainline-6.13) are the user's.
 case $name in
-*-6.1|*-6.12)
-	[ "${name##*-}" = "$KVER" ] ||
-		usage_error "$name is a ${name##*-} kernel: run it with KVER=${name##*-}, not $KVER" ;;
+*-6.1|*-6.12) want=${name##*-} ;;
+stock|patched) want=6.1 ;; # the lab's 6.1 kernels (bench/kernels.list)
+*) want=$KVER ;;
 esac
+[ "$want" = "$KVER" ] ||
+	usage_error "$name is a $want kernel: run it with KVER=$want, not $KVER"
 [ -z "$patchdir" ] || [ -d "$patchdir" ] ||
 	usage_error "patch directory $patchdir does not exist"
 

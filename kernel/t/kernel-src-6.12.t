@@ -52,7 +52,7 @@ stock=$LAB_CACHE/kernels/stock-6.12/bzImage
 if [ ! -e "$stock" ]; then
 	echo "ok 3 # SKIP no stock-6.12 kernel (make kernel)"
 	echo "ok 4 # SKIP no stock-6.12 kernel (make kernel)"
-	exit 0
+	exit $failed
 fi
 want=$(readlink -f "$stock")
 tree=$(readlink -f "$LAB_CACHE/kernels/stock-6.12/src")
