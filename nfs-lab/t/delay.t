@@ -101,17 +101,19 @@ for d in 1 10; do
 	added=$(( $(rtt_us "$d") - base ))
 	want=$((d * 1000))
 	tol=$((want / 10 > 300 ? want / 10 : 300))
-	# The known excess (above) is the guests' own slowdown after a
-	# wait: up to about 2 ms at either label (+2791 us at 1 ms with two
-	# other NFS tests beside it, 2026-12-06), reported as TODO. And the
-	# base it is measured against moves by as much: in one make check
-	# the 1 ms case came out 334 us faster than the base. So 3 ms of
-	# either is TODO; beyond that it fails: more than half the label or
-	# 3 ms over the bound (a 10 ms delay applied twice), 3 ms under it
-	# (a 10 ms delay not applied). At 1 ms a missing or doubled delay
-	# hides in that noise; the 10 ms case catches both.
-	lo=$((want - tol - 3000))
-	hi=$((want + tol + (want / 2 > 3000 ? want / 2 : 3000)))
+	# Outside the bound is TODO within the known noise: the guests'
+	# own slowdown after a wait (above) and the base the delay is
+	# measured against both move by milliseconds. 2026-12-06, 1 ms:
+	# +3938 us alone, +2791 us beside two NFS tests, -334 us (faster
+	# than the base) in a make check; 10 ms: +11.4 to +12.9 ms. So at
+	# 1 ms a missing or doubled delay hides in the noise, and only the
+	# 10 ms case fails: under half its label (no delay) or over one and
+	# a half (a delay applied twice).
+	if [ "$d" -ge 10 ]; then
+		lo=$((want / 2)) hi=$((want * 3 / 2))
+	else
+		lo=-1000000 hi=1000000
+	fi
 	what="${d} ms netem delay: +${added} us per round trip (allowed ${want} +- ${tol})"
 	if [ "$added" -ge $((want - tol)) ] && [ "$added" -le $((want + tol)) ]; then
 		echo "ok $n - $what"
