@@ -291,11 +291,11 @@ nl_t_run() {
 	# Every version asked for reported every case line: a case the
 	# guest never reported must not read as a run of zeros.
 	want=$(grep -cEv '^[[:space:]]*(#|$)' "$lab_tmp/cases") || want=0
-	got=$(jq -r '[.cases[].fs] | group_by(.) |
-		map("\(.[0]) \(length)") | join(", ")' "$lab_tmp/out.json")
 	if [ "$(jq --argjson n "$want" --argjson v "$nvers" '[.cases[].fs] |
 		group_by(.) | length == $v and all(length == $n)' \
 		"$lab_tmp/out.json")" != true ]; then
+		got=$(jq -r '[.cases[].fs] | group_by(.) |
+			map("\(.[0]) \(length)") | join(", ")' "$lab_tmp/out.json")
 		echo "Bail out! nfs-lab/run reported ${got:-no} cases, not $want for each of $nvers versions"
 		exit 1
 	fi
