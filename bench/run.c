@@ -401,10 +401,6 @@ const char *lab_run_kernel_line(const struct lab_run *r)
 	const char *why;
 
 	why = lab_clock_settle(&c, 10000);
-	if (!why) {
-		lab_clock_await_final(&c, 5000);
-		why = lab_clock_problem(&c);
-	}
 	uname(&u);
 	printf("@kernel {\"kernel\":");
 	lab_json_str(stdout, r->kernel);

@@ -172,13 +172,11 @@ static int check_reply(bool dump, const char *r, size_t len)
 static int connect_failed(const char *path, int err)
 {
 	struct stat st;
-	bool no_socket = err == ENOENT || err == ENOTDIR ||
-			 (!stat(path, &st) && !S_ISSOCK(st.st_mode));
+	bool other_file = !stat(path, &st) && !S_ISSOCK(st.st_mode);
 
 	fprintf(stderr, "%s: %s: %s (is fusecount running with -o ctl=%s?)\n",
-		prog, path, no_socket && err != ENOENT && err != ENOTDIR ?
-		"not a socket" : strerror(err), path);
-	return no_socket ? 2 : 1;
+		prog, path, other_file ? "not a socket" : strerror(err), path);
+	return other_file || err == ENOENT || err == ENOTDIR ? 2 : 1;
 }
 
 int main(int argc, char **argv)

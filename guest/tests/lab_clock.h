@@ -9,6 +9,7 @@
 #ifndef LAB_CLOCK_H
 #define LAB_CLOCK_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,40 +107,29 @@ static inline const char *lab_clock_problem(const struct lab_clock *c)
 
 /*
  * Read the clock, waiting up to @ms for it to settle: right after boot
- * the kernel still runs on tsc-early with a periodic tick (4 ms
- * resolution) and switches to high-resolution mode a moment later.
+ * the kernel runs on tsc-early (the TSC before its refined calibration)
+ * with a periodic tick (4 ms resolution), switches to high-resolution
+ * mode a moment later and to tsc (or, should the watchdog find the TSC
+ * unstable, to hpet) about 1.4 s after boot. So that what is recorded
+ * is the clock the measurements run on, tsc-early is waited out too,
+ * though it is no problem of its own.
  * Return: lab_clock_problem() of the last reading, or "unreadable".
  */
 static inline const char *lab_clock_settle(struct lab_clock *c, long ms)
 {
 	struct timespec step = { 0, 50000000L };
 	const char *why = "cannot read the clocksource from sysfs";
+	bool early = false;
 
 	for (;;) {
-		if (!lab_clock_read(c))
+		if (!lab_clock_read(c)) {
 			why = lab_clock_problem(c);
-		if (!why || ms <= 0)
+			early = !strcmp(c->current, "tsc-early");
+		}
+		if ((!why && !early) || ms <= 0)
 			return why;
 		nanosleep(&step, NULL);
 		ms -= 50;
-	}
-}
-
-/*
- * tsc-early is the TSC before its refined calibration: the kernel moves
- * to tsc (or, should the watchdog find it unstable, to hpet) about 1.4 s
- * after boot. Wait up to @ms for that move once the clock has settled,
- * so that the clocksource recorded is the one the measurements run on.
- */
-static inline void lab_clock_await_final(struct lab_clock *c, long ms)
-{
-	struct timespec step = { 0, 50000000L };
-
-	while (!strcmp(c->current, "tsc-early") && ms > 0) {
-		nanosleep(&step, NULL);
-		ms -= 50;
-		if (lab_clock_read(c))
-			return;
 	}
 }
 
