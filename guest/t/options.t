@@ -32,7 +32,7 @@ usage_error() {
 		"$what: one line, status 2"
 }
 
-echo "1..32"
+echo "1..36"
 usage_error "--timeout 0" --timeout 0 "$d/bzImage" -- true
 usage_error "--timeout x" --timeout x "$d/bzImage" -- true
 usage_error "--timeout -5" --timeout -5 "$d/bzImage" -- true
@@ -61,6 +61,23 @@ ok '[ ! -e "$d/tmp/escaped" ] && [ ! -e "$d/escaped" ] && [ ! -e "$d/outside/esc
 	"no --file landed outside the payload"
 usage_error "--file to the same guest path twice" --dry-run \
 	--file "$d/f:/lab/f" --file "$d/bzImage:/lab/f" "$d/bzImage" -- true
+
+# A SRC whose name holds a ":" is copied, to its own name by default.
+echo data >"$d/a:b"
+dry_ok() {
+	what=$1
+	shift
+	rc=0
+	TMPDIR=$d/tmp timeout 20 "$run" --dry-run "$@" "$d/bzImage" -- true \
+		>/dev/null 2>"$lab_tmp/err" || rc=$?
+	ok '[ $rc = 0 ]' "$what"
+}
+dry_ok "--file of a name with a colon" --file "$d/a:b"
+dry_ok "--file of a name with a colon, to a guest path" --file "$d/a:b:/lab/x"
+usage_error "--file of a colon name lands at /lab/bin/a:b" --dry-run \
+	--file "$d/a:b" --file "$d/f:/lab/bin/a:b" "$d/bzImage" -- true
+ok 'grep -q "/lab/bin/a:b is already in the guest payload" "$lab_tmp/err"' \
+	"--file of a colon name: the second file is the one refused"
 
 # The dry run's words (bash %q quoting) read back: the paths are intact,
 # the disk's comma doubled for QEMU's option syntax.
