@@ -10,7 +10,7 @@ run=$lab_top/guest/run
 # The processes of this test carry its temporary directory's name.
 qemus() { lab_procs "$lab_tmp" | wc -l; }
 
-echo "1..10"
+echo "1..12"
 out=$("$run" "$kernel" -- sh -c 'echo "it'"'"'s a guest"; cat /proc/sys/kernel/hostname')
 is "$out" "it's a guest
 lab" "output and quoting come back"
@@ -39,6 +39,15 @@ TMPDIR=$lab_tmp "$run" --timeout 5 "$kernel" -- sleep 60 \
 is "$rc" 124 "a guest past its timeout: status 124"
 is "$(( $(date +%s) - t0 < 20 ))" 1 "killed within seconds of the timeout"
 is "$(grep -c 'timeout after 5s' "$lab_tmp/err")" 1 "says it timed out"
+is "$(grep -c 'terminating on signal' "$lab_tmp/err")" 0 \
+	"and not QEMU's own line about the signal it sent"
+
+# QEMU's other complaints still reach stderr.
+rc=0
+"$run" --timeout 30 --qemu-arg -no-such-qemu-option "$kernel" -- true \
+	>/dev/null 2>"$lab_tmp/err" || rc=$?
+is "$rc/$(grep -c 'no-such-qemu-option' "$lab_tmp/err")/$(grep -c 'QEMU ended before' "$lab_tmp/err")" \
+	255/1/1 "a QEMU error: shown, status 255, and said so"
 is "$(qemus)" 0 "no QEMU left behind"
 
 rc=0
