@@ -358,12 +358,20 @@ check_config() {
 	done
 }
 
+# link_at TARGET LINK: LINK points at TARGET, replaced in one rename so a
+# reader never finds it missing; one that is right already is left.
+link_at() {
+	[ "$(readlink -- "$2" 2>/dev/null)" != "$1" ] || return 0
+	ln -sfn -- "$1" "$2.new.$$"
+	mv -T -- "$2.new.$$" "$2"
+}
+
 publish() {
 	out=$LAB_CACHE/kernels/$name
 	mkdir -p "$out"
-	ln -sfn "$build/arch/x86/boot/bzImage" "$out/bzImage"
-	ln -sfn "$tree" "$out/src"
-	ln -sfn "$build" "$out/build"
+	link_at "$build/arch/x86/boot/bzImage" "$out/bzImage"
+	link_at "$tree" "$out/src"
+	link_at "$build" "$out/build"
 	echo "$out/bzImage"
 }
 

@@ -4,11 +4,12 @@
 # configures and stops; the build then starts from that folder without
 # configuring again; two builds of one key at once build it once. And a
 # build seeded from another takes its config unless an input of Kconfig
-# differs.
+# differs. Publishing a cached build leaves links that are right alone
+# (a test reading them beside it saw none for a moment).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 build=$lab_top/kernel/build.sh
-echo "1..10"
+echo "1..12"
 
 src=$lab_tmp/src
 mkdir -p "$src/scripts/kconfig"
@@ -111,4 +112,23 @@ kbuild "$lab_tmp/one.config" t
 has 'configuring' && has 'starting from t-' && ! has 'the config of' &&
 	say ok "10 - a Kconfig file differs: configured, then seeded" ||
 	say "not ok" "10 - a Kconfig file differs: configured, then seeded"
+
+# links: each published link's inode, change time and target.
+links() {
+	for l in bzImage src build; do
+		stat -c '%i %z' "$lab_tmp/cache/kernels/t/$l"
+		readlink "$lab_tmp/cache/kernels/t/$l"
+	done
+}
+before=$(links)
+kbuild "$lab_tmp/one.config" t
+[ "$(links)" = "$before" ] && has ': cached' &&
+	say ok "11 - a cached build's links, already right, are not rewritten" ||
+	say "not ok" "11 - a cached build's links, already right, are not rewritten"
+kbuild "$lab_tmp/two.config" t
+[ "$(readlink "$lab_tmp/cache/kernels/t/build")" != "$(echo "$before" | sed -n 6p)" ] &&
+	[ "$(cat "$lab_tmp/out")" = "$lab_tmp/cache/kernels/t/bzImage" ] &&
+	[ -s "$lab_tmp/cache/kernels/t/bzImage" ] &&
+	say ok "12 - another key's cached build: its links replace them" ||
+	say "not ok" "12 - another key's cached build: its links replace them"
 exit $failed
