@@ -107,7 +107,7 @@ export NFS_LAB_RUN=$tmp/nfs-run
 
 # guest/run's stand-in for the FUSE lane: fusebench's kernel line, then
 # the first $REPORT cases of the plan it is given (--file ...:/lab/cases,
-# default all) as measured, then
+# default all) as measured, PACE seconds apart (default at once), then
 # (DIE=1) half a case line, and it dies as guest/run does when QEMU is
 # killed: status 255.
 cat >"$tmp/guest-run" <<'STUB'
@@ -121,7 +121,11 @@ shift 3
 k=$1
 echo "@kernel {\"kernel\":\"$k\",\"release\":\"6.1-fake\",\"role\":\"fuse\",\"clocksource\":\"tsc\",\"clock_res_ns\":1}"
 "$BUILD/bench/labplan" --fs fuse --cases "$cases" --json | head -n "${REPORT:-100000}" |
-	sed "s/^/@case /; s/\"kernel\":\"-\"/\"kernel\":\"$k\"/; s/}\$/,\"server\":{},\"client\":{},\"calls\":1,\"wall_us\":5}/"
+	sed "s/^/@case /; s/\"kernel\":\"-\"/\"kernel\":\"$k\"/; s/}\$/,\"server\":{},\"client\":{},\"calls\":1,\"wall_us\":5}/" |
+	while IFS= read -r l; do
+		printf '%s\n' "$l"
+		[ -z "${PACE:-}" ] || sleep "$PACE"
+	done
 if [ -n "${DIE:-}" ]; then
 	printf '@case {"kernel":"%s","fs":"fuse","workload":"ls","call":"gnu-l\n' "$k"
 	echo "guest/run: guest ended without an exit status; kernel log tail:" >&2
@@ -132,7 +136,7 @@ STUB
 chmod +x "$tmp/guest-run"
 export GUEST_RUN=$tmp/guest-run
 
-echo "1..48"
+echo "1..49"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -246,8 +250,16 @@ NCASES=2 "$lab" --kernels stock,patched --fs nfs4.2 --out "$tmp/nm" \
 ok '[ $rc = 1 ] && jq -e "[.cases[] | select(.error)] | length == 2 and all(.id == 2 and (.error | test(\"did not report\")))" "$tmp/nm/results.json"' \
 	"a case nfs-lab/run did not report is failed, on each kernel: exit status 1"
 
-# The FUSE guest dies after 20 of stock's cases: the rest are failed
 nplan=$("$BUILD/bench/labplan" --fs fuse --quick | wc -l)
+# Progress as the cases come: four cases a second apart, four progress
+# lines (bench/lab's awk read the guest's pipe in blocks of several case
+# lines: one line, seconds late).
+PACE=1.05 REPORT=4 "$lab" --quick --kernels stock --fs fuse --out "$tmp/fp" \
+	--no-report 2>"$tmp/err" || :
+ok '[ "$(grep -c "^lab: fuse \[[1-4]/$nplan\] " "$tmp/err")" = 4 ]' \
+	"a progress line for each case as it comes"
+
+# The FUSE guest dies after 20 of stock's cases: the rest are failed
 rc=0
 REPORT=20 DIE=1 "$lab" --quick --kernels stock --fs fuse --out "$tmp/ff" \
 	--no-report 2>"$tmp/err" || rc=$?
