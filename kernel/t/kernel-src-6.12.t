@@ -5,9 +5,7 @@
 # the stock-6.12 build, found in the cache (skipped before make kernel).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
-failed=0
-# not_ok LINE: a failed test, counted for the exit status
-not_ok() { failed=$((failed + 1)); echo "not ok $1"; }
+. "$lab_top/scripts/tap.sh"
 build=$lab_top/kernel/build.sh
 echo "1..4"
 
@@ -38,31 +36,24 @@ diff --git a/f b/f
 -- 
 2.39.5
 PATCH
-err=$(LAB_CACHE=$lab_tmp/cache KERNEL_SRC=$src "$build" t "$lab_tmp/p" 2>&1) &&
-	not_ok "1 - a patch that does not apply fails the build" ||
-	echo "ok 1 - a patch that does not apply fails the build"
-case $err in
-*"patch does not apply: $lab_tmp/p/0001-bad.patch"*)
-	echo "ok 2 - the error names the patch" ;;
-*)	not_ok "2 - the error names the patch"
-	echo "$err" | sed 's/^/# /' ;;
-esac
+rc=0
+err=$(LAB_CACHE=$lab_tmp/cache KERNEL_SRC=$src "$build" t "$lab_tmp/p" 2>&1) || rc=$?
+ok '[ $rc != 0 ]' "a patch that does not apply fails the build"
+printf '%s\n' "$err" >"$lab_tmp/err"
+TAP_DIAG=$lab_tmp/err
+ok 'grep -qF "patch does not apply: $lab_tmp/p/0001-bad.patch" "$lab_tmp/err"' \
+	"the error names the patch"
 
 stock=$LAB_CACHE/kernels/stock-6.12/bzImage
 if [ ! -e "$stock" ]; then
-	echo "ok 3 # SKIP no stock-6.12 kernel (make kernel)"
-	echo "ok 4 # SKIP no stock-6.12 kernel (make kernel)"
+	skip "no stock-6.12 kernel (make kernel)"
+	skip "no stock-6.12 kernel (make kernel)"
 	exit $failed
 fi
 want=$(readlink -f "$stock")
 tree=$(readlink -f "$LAB_CACHE/kernels/stock-6.12/src")
-out=$(KVER=6.12 KERNEL_SRC=$tree "$build" stock-6.12 2>&1) || true
-case $out in
-*"stock-6.12: cached"*) echo "ok 3 - KERNEL_SRC=<6.12 package tree> is a cache hit" ;;
-*)	not_ok "3 - KERNEL_SRC=<6.12 package tree> is a cache hit"
-	echo "$out" | sed 's/^/# /' ;;
-esac
-[ "$(readlink -f "$stock")" = "$want" ] &&
-	echo "ok 4 - and publishes the same bzImage" ||
-	not_ok "4 - and publishes the same bzImage"
+KVER=6.12 KERNEL_SRC=$tree "$build" stock-6.12 >"$lab_tmp/err" 2>&1 || true
+ok 'grep -q "stock-6.12: cached" "$lab_tmp/err"' \
+	"KERNEL_SRC=<6.12 package tree> is a cache hit"
+is "$(readlink -f "$stock")" "$want" "and publishes the same bzImage"
 exit $failed

@@ -16,9 +16,7 @@
 # empty cache (the patched build then starts from the stock one).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
-failed=0
-# not_ok LINE: a failed test, counted for the exit status
-not_ok() { failed=$((failed + 1)); echo "not ok $1"; }
+. "$lab_top/scripts/tap.sh"
 build=$lab_top/kernel/build.sh
 
 seed=$(readlink -f "$LAB_CACHE/kernels/patched/build" 2>/dev/null) ||
@@ -54,53 +52,37 @@ ln -s "$seed" "$cache/build/$(basename "$seed")"
 t0=$(date +%s)
 # One job: kbuild walks the tree mostly in series anyway, and the tests
 # beside this one keep the other core.
-if out=$(JOBS=1 LAB_CACHE=$cache KERNEL_SRC=$src "$build" seeded 2>&1); then
-	echo "ok 1 - the build succeeds ($(( $(date +%s) - t0 )) s)"
-else
-	not_ok "1 - the build succeeds"
-fi
-echo "$out" | sed 's/^/# /'
+rc=0
+JOBS=1 LAB_CACHE=$cache KERNEL_SRC=$src "$build" seeded >"$lab_tmp/out" 2>&1 || rc=$?
+ok '[ $rc = 0 ]' "the build succeeds ($(( $(date +%s) - t0 )) s)"
+sed 's/^/# /' "$lab_tmp/out"
+has() { grep -qF -- "$1" "$lab_tmp/out"; }
 
-case $out in
-*"seeded: starting from $(basename "$seed") (2 files differ)"*)
-	echo "ok 2 - it starts from the patched build" ;;
-*)	not_ok "2 - it starts from the patched build" ;;
-esac
-
+ok 'has "seeded: starting from $(basename "$seed") (2 files differ)"' \
+	"it starts from the patched build"
 # No Kconfig file differs: the patched build's config, not configured anew
 # (20-30 s of one core).
-case $out in
-*"seeded: the config of $(basename "$seed") (no Kconfig input differs)"*)
-	echo "ok 3 - it takes the patched build's config" ;;
-*)	not_ok "3 - it takes the patched build's config" ;;
-esac
+ok 'has "seeded: the config of $(basename "$seed") (no Kconfig input differs)"' \
+	"it takes the patched build's config"
 
 new=$(readlink -f "$cache/kernels/seeded/build" 2>/dev/null) || new=$lab_tmp/none
 fuse=$(cd "$seed" && find fs/fuse -name '*.o' | wc -l)
-case $out in
-*"seeded: $((fuse - 1)) of the $fuse objects that include a changed file preprocess to the same text: kept"*)
-	echo "ok 4 - of the $fuse FUSE objects all but control.o are kept" ;;
-*)	not_ok "4 - of the $fuse FUSE objects all but control.o are kept" ;;
-esac
+ok 'has "seeded: $((fuse - 1)) of the $fuse objects that include a changed file preprocess to the same text: kept"' \
+	"of the $fuse FUSE objects all but control.o are kept"
 
 # What make compiled from the tree's sources: the link's own objects
 # (init/version-timestamp.o, vmlinux.o, the boot code) are not that.
 compiled=$(cd "$new" 2>/dev/null && find . -name '*.o' -newer .lab-seeded |
 	grep -v -e '^\./init/version-timestamp\.o$' -e '^\./vmlinux\.o$' \
 		-e '^\./arch/x86/boot/' | sort | tr '\n' ' ')
-[ "$compiled" = "./fs/fuse/control.o " ] &&
-	echo "ok 5 - only fs/fuse/control.o is compiled" ||
-	not_ok "5 - only fs/fuse/control.o is compiled (${compiled:-none})"
+is "$compiled" "./fs/fuse/control.o " "only fs/fuse/control.o is compiled"
 
-cmp -s "$new/fs/fuse/inode.o" "$seed/fs/fuse/inode.o" &&
-	! cmp -s "$new/fs/fuse/control.o" "$seed/fs/fuse/control.o" &&
-	echo "ok 6 - inode.o is the patched build's, control.o a new one" ||
-	not_ok "6 - inode.o is the patched build's, control.o a new one"
+ok 'cmp -s "$new/fs/fuse/inode.o" "$seed/fs/fuse/inode.o" &&
+	! cmp -s "$new/fs/fuse/control.o" "$seed/fs/fuse/control.o"' \
+	"inode.o is the patched build's, control.o a new one"
 
 # The new build can seed the next one: it records its own paths.
 read -r _ commit t b <"$new/.lab-source" || true
-[ "$commit" = "$(git -C "$src" rev-parse HEAD)" ] && [ "$t" = "$src" ] &&
-	[ "$b" = "$new" ] &&
-	echo "ok 7 - it records its commit and paths for the next build" ||
-	not_ok "7 - it records its commit and paths for the next build"
+ok '[ "$commit" = "$(git -C "$src" rev-parse HEAD)" ] && [ "$t" = "$src" ] &&
+	[ "$b" = "$new" ]' "it records its commit and paths for the next build"
 exit $failed
