@@ -24,16 +24,18 @@ function field(k,   v) {
 	return v
 }
 
-# A guess at a case's seconds, fitted to a quick FUSE lane on this
-# machine (2026-12-06, each case's arrival timed on the host): 0.03 s a
-# syscall case, 0.06 a deep walk; an ls case 0.25 s of setup, its
-# warm-up (none when cold), and the measured call three times when it
-# takes under a second (run.c's repeats), each 0.4 ms of TCG per
-# request plus the delay and 0.5 ms of wake-up per request. Requests:
-# about 3.5 per entry expired, 0.25 otherwise (READDIRPLUS pages and
-# READLINKs). Nothing when fusebench's budget rule (lab_over_budget(),
-# a delay and a 4 ms tick per request) will skip it. Fits within 20 %
-# but for cold ls cases without a delay (0.27 s against 0.26-0.44).
+# A guess at a case's seconds: a fit to a quick FUSE lane on this
+# machine (2026-12-06, each case's arrival timed on the host), not a
+# model of run.c's steps. 0.03 s a syscall case, 0.06 a deep walk. An ls
+# case: 0.25 s, plus its measured call three times when that takes
+# under a second (run.c's repeats, each with its own setup and warm-up,
+# which the constants absorb), plus one call's worth of TCG when it is
+# warmed up first. A call: 0.4 ms of TCG per request, plus the delay
+# and 0.5 ms of wake-up per request. Requests: about 3.5 per entry
+# expired, 0.25 otherwise (READDIRPLUS pages and READLINKs). Nothing
+# when fusebench's budget rule (lab_over_budget(): a delay and a 4 ms
+# tick per request) will skip it. The delayed cases fit within 10 %,
+# the others within 20 % but for cold ls (0.27 s against 0.26-0.44).
 function weight(   n, d, req, call, warm) {
 	if ($0 !~ /"workload":"ls"/)
 		return $0 ~ /"workload":"deep"/ ? 0.06 : 0.03
@@ -71,7 +73,7 @@ BEGIN {
 	tail = ENVIRON["LAB_TAIL"]
 	budget = budget == "" ? (quick ? 8 : 15) : budget + 0
 	NFSW = quick ? 30 : 400
-	# a FUSE guest's boot, before its first case: 2-2.5 s
+	# a FUSE guest's boot before its first case: 2.3 s measured
 	BOOTW = 2.5
 	while ((getline <plan) > 0)
 		wplan += wt[++np] = weight()

@@ -358,12 +358,11 @@ check_config() {
 	done
 }
 
-# link_at TARGET LINK: LINK points at TARGET, replaced in one rename so a
-# reader never finds it missing; one that is right already is left.
+# link_at TARGET LINK: LINK points at TARGET. One that does already is
+# left as it is (make guest publishes every cached kernel again); ln -sf
+# replaces the others with a rename, so a reader never finds one missing.
 link_at() {
-	[ "$(readlink -- "$2" 2>/dev/null)" != "$1" ] || return 0
-	ln -sfn -- "$1" "$2.new.$$"
-	mv -T -- "$2.new.$$" "$2"
+	[ "$(readlink -- "$2" 2>/dev/null)" = "$1" ] || ln -sfn -- "$1" "$2"
 }
 
 publish() {

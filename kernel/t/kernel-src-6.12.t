@@ -37,10 +37,10 @@ diff --git a/f b/f
 2.39.5
 PATCH
 rc=0
-err=$(LAB_CACHE=$lab_tmp/cache KERNEL_SRC=$src "$build" t "$lab_tmp/p" 2>&1) || rc=$?
-ok '[ $rc != 0 ]' "a patch that does not apply fails the build"
-printf '%s\n' "$err" >"$lab_tmp/err"
 TAP_DIAG=$lab_tmp/err
+LAB_CACHE=$lab_tmp/cache KERNEL_SRC=$src "$build" t "$lab_tmp/p" \
+	>"$lab_tmp/err" 2>&1 || rc=$?
+ok '[ $rc != 0 ]' "a patch that does not apply fails the build"
 ok 'grep -qF "patch does not apply: $lab_tmp/p/0001-bad.patch" "$lab_tmp/err"' \
 	"the error names the patch"
 

@@ -115,15 +115,16 @@ for d in 1 10; do
 		lo=-1000000 hi=1000000
 	fi
 	# Whatever the load, netem holds each reply for its label at least:
-	# a mean round trip below it (2 % for the guest's TSC calibration)
-	# is a delay that was not applied to every call. This bound needs
-	# no base. The band above does, so this test runs alone in make
-	# check (testrules.yml): beside five other test files a base case
-	# once took 10 ms per call longer than the 10 ms case after it
-	# (+561 us, 2026-12-06).
+	# at 10 ms a mean round trip below it (2 % for the guest's TSC
+	# calibration) is a delay that was not applied to every call. This
+	# bound needs no base (at 1 ms the base alone is above it). The band
+	# above does, so this test runs alone in make check (testrules.yml):
+	# beside four other test files a base case once came out about 10 ms
+	# per call slower than usual, and the 10 ms case measured seconds
+	# later only 561 us above it (2026-12-06).
 	per=$(rtt_us "$d")
 	what="${d} ms netem delay: +${added} us per round trip (allowed ${want} +- ${tol})"
-	if [ "$per" -lt $((want * 98 / 100)) ]; then
+	if [ "$d" -ge 10 ] && [ "$per" -lt $((want * 98 / 100)) ]; then
 		echo "not ok $n - $what: ${per} us per round trip, less than the delay itself"
 		failed=$((failed + 1))
 	elif [ "$added" -ge $((want - tol)) ] && [ "$added" -le $((want + tol)) ]; then
