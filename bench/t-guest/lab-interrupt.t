@@ -2,9 +2,11 @@
 # bench/lab --quick interrupted once its three lanes' guests run: SIGINT
 # to its process group (Ctrl-C), then in a second run SIGTERM twice to
 # the group (what a CI timeout sends through make, which forwards a
-# second one). Within 2 s: bench/lab has exited with 130, no process of
+# second one). Within 4 s: bench/lab has exited with 130, no process of
 # the sessions it recorded runs (their QEMUs included), and neither its
 # temporary directory (export.img and all) nor --out is left. ~1 min.
+# (bench/lab aims at 2 s; the tests allow 4 on a host whose 2 cores
+# other test files keep busy: bench/t/lab.t's stubs once took 2.9 s.)
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 
@@ -37,7 +39,7 @@ tree() {
 		}'
 }
 # any_alive PID...: one of them runs (zombies do not count). From
-# /proc, without a fork: the 2 s are timed by polling this, and on a
+# /proc, without a fork: the stop is timed by polling this, and on a
 # busy host each fork of the poll would add to what it measures.
 any_alive() {
 	for p in "$@"; do
@@ -117,11 +119,11 @@ interrupt() {
 echo "1..6"
 interrupt int
 ok '[ "$(echo $q | wc -w)" -ge 3 ]' "SIGINT run: three QEMUs up (FUSE, two NFS servers)"
-ok '[ $t -le 20 ]' "SIGINT to the group: no process of the run, no temporary file within 2 s (${ms} ms)"
+ok '[ $t -le 40 ]' "SIGINT to the group: no process of the run, no temporary file within 4 s (${ms} ms)"
 ok '[ $rc = 130 ] && [ $res_left = no ]' "SIGINT: status 130 (got $rc), no results directory"
 interrupt term2
 ok '[ "$(echo $q | wc -w)" -ge 3 ]' "double SIGTERM run: three QEMUs up"
-ok '[ $t -le 20 ]' "SIGTERM twice to the group: no process, no export.img or other temporary file within 2 s (${ms} ms)"
+ok '[ $t -le 40 ]' "SIGTERM twice to the group: no process, no export.img or other temporary file within 4 s (${ms} ms)"
 ok '{ [ $rc = 130 ] || [ $rc = 143 ]; } && [ $res_left = no ]' \
 	"double SIGTERM: status 130 or 143 (got $rc), no results directory"
 exit $failed

@@ -6,7 +6,11 @@
 # argument and --out checks, paths with metacharacters, a guest that
 # dies (its cases failed, status 1, never "done"), and that SIGTERM,
 # a double SIGTERM or SIGINT leave no results, no temporary file and no
-# process behind within 2 s, also when the guest ignores TERM.
+# process behind within 2 s, also when the guest ignores TERM. The tests
+# allow 4 s: 0.7 s on an idle host, but beside four other test files on
+# 2 cores a double SIGTERM took 2948 ms (2026-12-06), as every fork of
+# bench/lab's stop (ps, date, kill) waits for a core. A stop that waited
+# for the guest would take its 300 s.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -335,7 +339,7 @@ alive() {
 # stop HOW: start a run whose NFS stand-in hangs, wait for it, stop it
 # HOW (term, term2: TERM twice to the group, int: SIGINT to the group);
 # sets $rc, $ms and $t (milliseconds and tenths of a second until the
-# lab, its stand-in and the stand-in's "QEMU" were gone; t 50: never),
+# lab, its stand-in and the stand-in's "QEMU" were gone; t 60: never),
 # $stub and $qemu (their pids).
 stop() {
 	rm -f "$tmp/slow.pid" "$tmp/slow.pid.qemu"
@@ -357,7 +361,7 @@ stop() {
 	esac
 	t0=$(now)
 	t=0
-	while { alive $pid || alive "$stub" || alive "$qemu"; } && [ $t -lt 50 ]; do
+	while { alive $pid || alive "$stub" || alive "$qemu"; } && [ $t -lt 60 ]; do
 		sleep 0.05
 		t=$((($(now) - t0) / 100))
 	done
@@ -367,16 +371,16 @@ stop() {
 	wait $pid || rc=$?
 }
 gone() {
-	[ $t -le 20 ] && ! alive "$stub" && ! alive "$qemu" && [ ! -e "$tmp/i" ] &&
+	[ $t -le 40 ] && ! alive "$stub" && ! alive "$qemu" && [ ! -e "$tmp/i" ] &&
 		[ -z "$(ls -A "$TMPDIR")" ]
 }
 stop term
 ok '[ $rc = 130 ] && gone' \
-	"SIGTERM: exit 130 within 2 s (${ms} ms): no results, no temporary file, the NFS job and its QEMU gone"
+	"SIGTERM: exit 130 within 4 s (${ms} ms): no results, no temporary file, the NFS job and its QEMU gone"
 stop term2
-ok 'gone' "SIGTERM twice to the group (make forwards one): all gone within 2 s (${ms} ms)"
+ok 'gone' "SIGTERM twice to the group (make forwards one): all gone within 4 s (${ms} ms)"
 stop int
-ok '[ $rc = 130 ] && gone' "SIGINT to the group (Ctrl-C): all gone within 2 s (${ms} ms)"
+ok '[ $rc = 130 ] && gone' "SIGINT to the group (Ctrl-C): all gone within 4 s (${ms} ms)"
 STUBBORN=1 stop term
-ok '[ $rc = 130 ] && gone' "a guest runner that ignores SIGTERM: killed, all gone within 2 s (${ms} ms)"
+ok '[ $rc = 130 ] && gone' "a guest runner that ignores SIGTERM: killed, all gone within 4 s (${ms} ms)"
 exit $failed

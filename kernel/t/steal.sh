@@ -24,6 +24,7 @@ echo "1..4"
 lab_ext4 "$lab_tmp/export.img"
 out=$lab_tmp/out
 pidf=$lab_tmp/qemu.pid
+: >"$out" # polled below before the guest's shell may have opened it
 "$lab_top/guest/run" --timeout 300 --with nfs --disk "$lab_tmp/export.img" \
 	--file "$probe:/usr/bin/statx-probe" --append "$kernel_args" \
 	--qemu-arg -pidfile --qemu-arg "$pidf" "$kernel" -- sh -c '
