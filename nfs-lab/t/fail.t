@@ -2,7 +2,10 @@
 # Failure paths of nfs-lab/run: each one names what went wrong, exits
 # non-zero, leaves no QEMU behind and no result file (not even FILE.tmp).
 # Ctrl-C, and SIGTERM twice (the second one during the cleanup, as make
-# and bench/lab send it): both QEMUs gone within 2 s, no temporary file.
+# and bench/lab send it): both QEMUs gone within 4 s (nfs-lab/run aims
+# at 2; beside four other test files on 2 cores every fork of a stop
+# waits for a core: bench/t/lab.t's stubs once took 2.9 s), no
+# temporary file.
 # The guests' link is a Unix socket in a 0700 directory: no TCP port.
 # Guests are ours when $lab_tmp (our TMPDIR) is on their command line;
 # other guests may be running on this machine meanwhile, so a global
@@ -100,7 +103,7 @@ rc=0
 wait $pid || rc=$?
 sed "s/^/# term: /" "$lab_tmp/term.log"
 nl_t_ok '[ $rc = 143 ]' "SIGTERM twice: exit status 143 (got $rc)"
-nl_t_ok '[ $ms -le 2000 ]' "SIGTERM twice: run and both QEMUs gone within 2 s (${ms} ms)"
+nl_t_ok '[ $ms -le 4000 ]' "SIGTERM twice: run and both QEMUs gone within 4 s (${ms} ms)"
 nl_t_ok '[ -z "$(lab_procs "$d/")" ]' "SIGTERM twice: nothing of the run left running"
 nl_t_ok '[ -z "$(ls -A "$d")" ]' "SIGTERM twice: no temporary file left"
 [ -z "$(ls -A "$d")" ] || find "$d" | sed 's/^/#   left: /'
