@@ -23,6 +23,19 @@ trap 'trap "" INT TERM HUP; exit 130' INT
 trap 'trap "" INT TERM HUP; exit 143' TERM
 trap 'trap "" INT TERM HUP; exit 129' HUP
 
+# lab_bail REASON [LOG]: stop the whole run with REASON. LOG's last 80
+# lines go to stderr first: prove prints a test's stderr, but not the
+# comments of a test that bailed out (without -v), and a bail-out in CI
+# must say what went wrong.
+lab_bail() {
+	if [ -n "${2:-}" ] && [ -s "$2" ]; then
+		echo "# $1: the last lines of its log:" >&2
+		tail -n 80 -- "$2" | sed 's/^/#   /' >&2
+	fi
+	echo "Bail out! $1"
+	exit 1
+}
+
 # lab_skip REASON: a TAP plan that says the whole file was skipped.
 lab_skip() {
 	echo "1..0 # SKIP $*"

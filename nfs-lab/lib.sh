@@ -273,9 +273,7 @@ nl_t_run() {
 	if ! TMPDIR=$lab_tmp "$nl_here/run" --cases "$lab_tmp/cases" \
 		--out "$lab_tmp/out.json" --timeout 300 "$@" \
 		>"$lab_tmp/run.log" 2>&1; then
-		echo "Bail out! nfs-lab/run $* failed"
-		sed 's/^/# /' "$lab_tmp/run.log"
-		exit 1
+		lab_bail "nfs-lab/run $* failed" "$lab_tmp/run.log"
 	fi
 	echo "1..$plan"
 	sed 's/^/# /' "$lab_tmp/run.log"

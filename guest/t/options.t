@@ -32,7 +32,7 @@ usage_error() {
 		"$what: one line, status 2"
 }
 
-echo "1..36"
+echo "1..38"
 usage_error "--timeout 0" --timeout 0 "$d/bzImage" -- true
 usage_error "--timeout x" --timeout x "$d/bzImage" -- true
 usage_error "--timeout -5" --timeout -5 "$d/bzImage" -- true
@@ -104,4 +104,18 @@ case $initrd_arg in
 esac
 ok '[ "$r" = ok ]' "--dry-run: the payload is made under TMPDIR"
 ok '[ -z "$(ls -A "$d/tmp")" ]' "no temporary file left"
+
+# lab_bail (guest/lib.sh): the log of what failed reaches prove on
+# stderr, where it is shown without -v; the Bail out line is the last
+# thing on stdout and the status is 1.
+printf 'line %s\n' $(seq 1 100) >"$lab_tmp/failed.log"
+rc=0
+(lab_bail "the run failed" "$lab_tmp/failed.log") >"$lab_tmp/bail.out" \
+	2>"$lab_tmp/bail.err" || rc=$?
+ok '[ $rc = 1 ] && [ "$(cat "$lab_tmp/bail.out")" = "Bail out! the run failed" ]' \
+	"lab_bail: Bail out on stdout, status 1"
+ok 'head -1 "$lab_tmp/bail.err" | grep -q "^# the run failed: the last lines" &&
+	[ "$(sed -n 2p "$lab_tmp/bail.err")" = "#   line 21" ] &&
+	[ "$(tail -1 "$lab_tmp/bail.err")" = "#   line 100" ]' \
+	"lab_bail: the log's last 80 lines on stderr, as comments"
 exit $failed

@@ -65,9 +65,7 @@ for d in 0 1 10; do
 done >"$lab_tmp/cases"
 TMPDIR=$lab_tmp "$here/run" --kernel stock --vers 4.2 --cases "$lab_tmp/cases" \
 	--out "$out" --timeout 300 >"$lab_tmp/run.log" 2>&1 || {
-	echo "Bail out! nfs-lab/run failed"
-	sed 's/^/# /' "$lab_tmp/run.log"
-	exit 1
+	lab_bail "nfs-lab/run failed" "$lab_tmp/run.log"
 }
 
 # rtt_us DELAY: the client kernel's mean round trip of one call at DELAY

@@ -26,9 +26,7 @@ for i in 1 2; do
 	if ! TMPDIR=$lab_tmp "$nl_here/run" --kernel stock --vers 4.2 \
 		--cases "$lab_tmp/slice" --out "$lab_tmp/run$i.json" \
 		--timeout 300 >"$lab_tmp/run$i.log" 2>&1; then
-		echo "Bail out! run $i failed"
-		sed 's/^/# /' "$lab_tmp/run$i.log"
-		exit 1
+		lab_bail "run $i failed" "$lab_tmp/run$i.log"
 	fi
 	jq -c '.cases[] | del(.wall_us, .wall_us_runs, .rpc_rtt_us)' "$lab_tmp/run$i.json" >"$lab_tmp/cases$i"
 done
