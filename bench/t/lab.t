@@ -356,7 +356,9 @@ stop() {
 	qemu=$(cat "$tmp/slow.pid.qemu")
 	case $1 in
 	term) kill -s TERM $pid ;;
-	term2) kill -s TERM -- -$pid; sleep 0.05; kill -s TERM -- -$pid ;;
+	# The second TERM finds no group when the stop took under 50 ms
+	# (seen on a fast host): kill's failure is not the test's.
+	term2) kill -s TERM -- -$pid; sleep 0.05; kill -s TERM -- -$pid 2>/dev/null || : ;;
 	int) kill -s INT -- -$pid ;;
 	esac
 	t0=$(now)
