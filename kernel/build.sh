@@ -212,7 +212,7 @@ configure_and_build() {
 	[ -z "$prepare_only" ] || return 0
 	rm -f "$build/.lab-configured"
 	seed_build
-	log "$name: building bzImage with $JOBS jobs (9-10 minutes on 2 cores from nothing)"
+	log "$name: building bzImage with $JOBS jobs (5-14 minutes on 2 cores from nothing, by host)"
 	t0=$(date +%s)
 	make -s -C "$tree" O="$build" -j"$JOBS" KCFLAGS="$KCFLAGS_LAB" bzImage \
 		>"$build/build.log" 2>&1 || {
