@@ -2,7 +2,9 @@
 # kernel fs mount_opts workload call form sync mask object cache n
 # delay_ms calls wall_us ops error skipped runs ("MIN MAX COUNT" of an
 # ls case timed more than once; wall_us is then their median) rtt (NFS:
-# the client kernel's mean round trip per call, us; its first run)
+# the client kernel's mean round trip per call, us; its first run) wire
+# (NFS: the server's median time per request on its interface, call in
+# to reply out, us; the first run)
 # Writes the Markdown to stdout, the summary to SUMMARY, gnuplot data
 # under PLOTDIR, the gnuplot script to GP and the plots' names to
 # PLOTLIST. FAILURES (kernel, fs, line) holds the last lines of each
@@ -62,6 +64,8 @@ function key(   k) {
 	ops[k, $1] = $15
 	if ($19 != "")
 		rtt[k, $1] = $19
+	if ($20 != "")
+		wire[k, $1] = $20
 	nrun++
 }
 
@@ -172,6 +176,8 @@ function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v, fd) {
 			ps[sk, n] = (wall[k, kern] - wall[k0, kern]) / calls[k, kern]
 			if ((k, kern) in rtt && (k0, kern) in rtt)
 				prtt[sk, ++nprtt[sk]] = rtt[k, kern] - rtt[k0, kern]
+			if ((k, kern) in wire && (k0, kern) in wire)
+				pwire[sk, ++npwire[sk]] = wire[k, kern] - wire[k0, kern]
 		}
 	}
 	for (sk in npair) {
@@ -188,6 +194,10 @@ function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v, fd) {
 			a[j] = prtt[sk, j]
 		if (nprtt[sk])
 			rttslope[sk] = median(a, nprtt[sk])
+		for (j = 1; j <= npwire[sk]; j++)
+			a[j] = pwire[sk, j]
+		if (npwire[sk])
+			wireslope[sk] = median(a, npwire[sk])
 		split(sk, f, SUBSEP)
 		# the rule's error on the pairs it came from
 		for (j = 1; j <= n; j++) {
@@ -295,7 +305,7 @@ function tms(k, kern) {
 
 # The injected delays: each label beside the extra time per round trip
 # measured by the pairs of cases with and without it (delay_slopes).
-function delay_table(   sk, f, n, i, rows, r) {
+function delay_table(   sk, f, n, i, rows, r, w) {
 	n = 0
 	for (sk in npair)
 		rows[++n] = sk
@@ -306,23 +316,27 @@ function delay_table(   sk, f, n, i, rows, r) {
 			sk = rows[r]; rows[r] = rows[r - 1]; rows[r - 1] = sk
 		}
 	print "\n### Injected delay: the label and the time it added\n"
-	print "Per round trip, measured in the guest: (ms with the delay − ms " \
-	      "without) / calls, median over the `ls` pairs. On NFS also " \
-	      "the client kernel's own round trip (mountstats rtt: from " \
-	      "sending a call to its reply), with the delay − without: what " \
-	      "the delay adds to each request, without the client's time " \
-	      "between calls. Under TCG both exceed the label: a guest runs " \
-	      "slower after a wait (nfs-lab/t/delay.t).\n"
-	print "| fs | kernel | label ms | measured ms per round trip | " \
-	      "NFS client round trip, ms added | pairs |"
-	print "| --- | --- | ---: | ---: | ---: | ---: |"
+	print "Per round trip, measured in the guests, each with the delay − " \
+	      "without, median over the `ls` pairs. On the NFS server's " \
+	      "interface: each request from its call's arrival to its " \
+	      "reply's departure (an AF_PACKET tap in the server guest; " \
+	      "netem holds the replies there): the delay as applied. The NFS " \
+	      "client kernel's own round trip (mountstats rtt: from sending " \
+	      "a call to its reply) and the wall time per call ((ms with − " \
+	      "ms without) / calls) add both guests' own cost of a wait: " \
+	      "under TCG a guest runs slower right after one (nfs-lab/t/delay.t).\n"
+	print "| fs | kernel | label ms | NFS server's interface, ms added | " \
+	      "NFS client round trip, ms added | wall time per call, ms | pairs |"
+	print "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
 	for (i = 1; i <= n; i++) {
 		split(rows[i], f, SUBSEP)
-		r = "—"
+		r = w = "—"
 		if (rows[i] in rttslope)
 			r = sprintf("%.2f", rttslope[rows[i]] / 1000)
-		printf "| %s | %s | %s | %.2f | %s | %d |\n", f[1], f[2], f[3],
-		       slope[rows[i]] / 1000, r, npair[rows[i]]
+		if (rows[i] in wireslope)
+			w = sprintf("%.2f", wireslope[rows[i]] / 1000)
+		printf "| %s | %s | %s | %s | %s | %.2f | %d |\n", f[1], f[2],
+		       f[3], w, r, slope[rows[i]] / 1000, npair[rows[i]]
 	}
 }
 

@@ -19,7 +19,8 @@ def case_problems($i):
 		 | select($c[$k] != null and ($c[$k] | type) != "string")
 		 | want("\($w) .\($k)"; $c[$k]; "a string")),
 		(("n", "delay_ms", "calls", "wall_us", "client_calls",
-		  "rpc_rtt_us") as $k
+		  "rpc_rtt_us", "wire_requests", "wire_us", "wire_median_us",
+		  "wire_unmatched", "wire_dropped") as $k
 		 | select($c[$k] != null and ($c[$k] | type) != "number")
 		 | want("\($w) .\($k)"; $c[$k]; "a number")),
 		(("n", "delay_ms", "calls", "wall_us") as $k

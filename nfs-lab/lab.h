@@ -15,6 +15,7 @@
 #define LAB_SERVER_ADDR "10.0.2.1"
 #define LAB_CLIENT_ADDR "10.0.2.2"
 #define LAB_CTL_PORT 7070
+#define LAB_NFS_PORT 2049
 #define LAB_EXPORT "/export"
 #define LAB_LINE_MAX 512 /* one request line, with its '\n' */
 #define LAB_REPLY_MAX 8192 /* one reply line, with its '\n' */

@@ -435,7 +435,39 @@ static void lc_snapshot(const struct lab_run *r, struct lc_snap *s,
 static int lc_count(struct lab_run *r)
 {
 	lc_snapshot(r, &lc.before, true);
+	lc_ctl_must(lc.k, "tap on");
 	return 0;
+}
+
+/*
+ * The server's tap (labctl, wiretap.c): its requests, each timed from
+ * the call's arrival on its interface to the reply's departure, after
+ * netem. Left out when it lost a packet or a pairing: a partial sum
+ * would read as a faster server.
+ */
+static void lc_wire(const struct lab_case *k, FILE *f)
+{
+	unsigned long long sum, median;
+	unsigned int requests, unmatched, dropped;
+	char out[LAB_REPLY_MAX];
+	int err;
+
+	err = lc_ctl_call("tap off", out, sizeof(out));
+	if (!err && sscanf(out, "%u %llu %llu %u %u", &requests, &sum, &median,
+			   &unmatched, &dropped) != 5)
+		err = -EPROTO;
+	if (err)
+		lc_die(k, "labctl tap off: %s",
+		       err == -EREMOTEIO ? out :
+		       err == -EPROTO	 ? "malformed reply" :
+					   strerror(-err));
+	if (unmatched || dropped) {
+		fprintf(f, ",\"wire_unmatched\":%u,\"wire_dropped\":%u",
+			unmatched, dropped);
+		return;
+	}
+	fprintf(f, ",\"wire_requests\":%u,\"wire_us\":%llu,"
+		   "\"wire_median_us\":%llu", requests, sum, median);
 }
 
 /* What the server counted, by op, into @f; the round trips it saw. */
@@ -511,14 +543,15 @@ static void lc_client(FILE *f, const struct mstats *a, const struct mstats *b,
  * Both sides' deltas: server, client (mountstats ops), events, and the
  * time the client kernel measured from sending each call to its reply
  * (rpc_rtt_us, summed: per call, what a delay adds to a round trip,
- * without the client's own time between calls).
+ * without the client's own time between calls), and the server's own
+ * per request on its interface (lc_wire).
  */
 static long lc_counted(struct lab_run *r, const struct lab_case *k, FILE *f)
 {
 	uint64_t calls, ccalls, retrans, rtt_ms;
 	struct lc_snap after;
 
-	(void)k;
+	lc_wire(k, f);
 	lc_snapshot(r, &after, false);
 	calls = lc_server(f, &lc.before.srv, &after.srv);
 	lc_client(f, &lc.before.cli, &after.cli, &ccalls, &retrans, &rtt_ms);

@@ -23,6 +23,10 @@
  *   unlink PATH           a file, symlink or empty directory
  *   rmtree DIR            DIR and all below it (no symlink followed)
  *   netem DELAY_MS        netem delay on the lab interface, 0 to remove
+ *   tap on                time NFS requests on the lab interface from now
+ *   tap off               ok REQUESTS SUM_US MEDIAN_US UNMATCHED DROPPED:
+ *                         each request from its call's arrival to its
+ *                         reply's departure (wiretap.c)
  *   quit                  reply, then exit 0
  *
  * Requests are untrusted and checked the way the kernel checks a daemon's
@@ -58,6 +62,7 @@
 #include "case.h"
 #include "lab.h"
 #include "netem.h"
+#include "wiretap.h"
 
 #define CTL_ARGS_MAX 3
 #define CTL_FILES_MAX 10000
@@ -486,6 +491,26 @@ static int ctl_netem(struct labctl *c, char **argv, struct lab_buf *out)
 	return 0;
 }
 
+static int ctl_tap(struct labctl *c, char **argv, struct lab_buf *out)
+{
+	struct wiretap_result r;
+	int err;
+
+	if (!strcmp(argv[0], "on")) {
+		err = wiretap_start(c->ifname, LAB_NFS_PORT);
+		return err ? ctl_fail(out, err, "tap on", c->ifname) : 0;
+	}
+	if (strcmp(argv[0], "off"))
+		return ctl_fail(out, -EINVAL, "tap", argv[0]);
+	err = wiretap_stop(&r);
+	if (err)
+		return ctl_fail(out, err, "tap off", c->ifname);
+	buf_printf(out, "%u %llu %llu %u %u", r.requests,
+		   (unsigned long long)r.sum_us,
+		   (unsigned long long)r.median_us, r.unmatched, r.dropped);
+	return 0;
+}
+
 static int ctl_quit(struct labctl *c, char **argv, struct lab_buf *out)
 {
 	(void)argv;
@@ -508,6 +533,7 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "unlink", 1, 0, ctl_unlink },
 	{ "rmtree", 1, 0, ctl_rmtree },
 	{ "netem", 1, 0x1, ctl_netem },
+	{ "tap", 1, 0, ctl_tap },
 	{ "quit", 0, 0, ctl_quit },
 };
 /* clang-format on */
@@ -665,7 +691,7 @@ int main(int argc, char **argv)
 {
 	struct labctl c = { .ifname = "eth0" };
 	unsigned int port = LAB_CTL_PORT;
-	int opt, lfd, fd;
+	int opt, lfd, fd, err;
 
 	opterr = 0;
 	while ((opt = getopt(argc, argv, ":p:i:h")) != -1) {
@@ -698,6 +724,13 @@ int main(int argc, char **argv)
 	if (c.root < 0) {
 		fprintf(stderr, "labctl: %s: %s\n", argv[optind],
 			strerror(errno));
+		return 1;
+	}
+	/* Now, so that packets are stamped by the time a case taps them. */
+	err = wiretap_init();
+	if (err) {
+		fprintf(stderr, "labctl: packet timestamps (AF_PACKET, CONFIG_PACKET): %s\n",
+			strerror(-err));
 		return 1;
 	}
 	lfd = ctl_listen(port);

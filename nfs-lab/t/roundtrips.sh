@@ -18,7 +18,7 @@
 # statx_cached_access mount option, lab.optin=10).
 
 lab_kernel "$nl_t_kernel"
-nl_t_run 66 --kernel "$nl_t_kernel" --vers 4.2 --vers 3 <<'CASES'
+nl_t_run 68 --kernel "$nl_t_kernel" --vers 4.2 --vers 3 <<'CASES'
 call=stat object=deep cache=cold opts=actimeo=3600
 call=stat object=deep cache=warm opts=actimeo=3600
 call=statx sync=force object=deep cache=warm opts=actimeo=3600
@@ -104,5 +104,16 @@ nl_t_is 14 .calls 0 "deep tree warm: none"
 nl_t_is 15 .calls 96 "deep tree expired: 32 directories + 64 files"
 nl_t_is 15 .server.GETATTR 96 "deep tree expired: all GETATTR"
 nl_t_is 16 .calls "32 32 0" "deep tree expired, DONT_SYNC: the directories only"
+# Every case: the server's tap on its interface (nfs-lab/wiretap.c)
+# paired each round trip the server counted with its reply, by XID,
+# and lost nothing. Exact: a call is one RPC record, and the filter
+# keeps every segment of port 2049 that carries data.
+nl_t_ok "jq -e --arg fs $nl_t_fs '[.cases[] | select(.fs == \$fs)] |
+	all(.wire_requests == .calls and .wire_unmatched == null)' \
+	\"\$lab_tmp/out.json\" >/dev/null" \
+	"$nl_t_fs: the server's tap paired every round trip of every case" \
+	"jq -c --arg fs $nl_t_fs '.cases[] | select(.fs == \$fs) |
+	{id, calls, wire_requests, wire_unmatched, wire_dropped}' \
+	\"\$lab_tmp/out.json\" | sed 's/^/#   /'"
 done
 exit $nl_t_failed

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the server's tap (wiretap.c): how it pairs calls
+ * and replies from frames, fed here by hand with no socket. TAP;
+ * t/wiretap-unit.t runs it under prove.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wiretap.h"
+
+#include "tap.h"
+
+#define ETH 14
+#define IP 20
+#define TCP 20
+#define HDRS (ETH + IP + TCP)
+#define SNAP 256 /* the tap's snap length */
+#define CLIENT_PORT 700
+#define MS 1000000ULL /* ns */
+
+/* Bytes of one TCP stream's data, built up by rec(). */
+struct seg {
+	unsigned char d[4096];
+	size_t len;
+};
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+/* Append an RPC record: its mark (@last fragment), XID, type, @body bytes. */
+static void rec(struct seg *s, uint32_t xid, uint32_t type, size_t body,
+		int last)
+{
+	put32(s->d + s->len, (last ? 0x80000000u : 0) | (uint32_t)(8 + body));
+	put32(s->d + s->len + 4, xid);
+	put32(s->d + s->len + 8, type);
+	memset(s->d + s->len + 12, 0xaa, body);
+	s->len += 12 + body;
+}
+
+/* Append a fragment that continues a record: its mark and @body bytes. */
+static void frag(struct seg *s, size_t body, int last)
+{
+	put32(s->d + s->len, (last ? 0x80000000u : 0) | (uint32_t)body);
+	memset(s->d + s->len + 4, 0x55, body);
+	s->len += 4 + body;
+}
+
+/*
+ * Feed one frame carrying @len bytes of @data at sequence @seq, coming
+ * in (a call's direction) or going out, at @ms; captured as the tap
+ * would: the first SNAP bytes.
+ */
+static void feed(int in, uint32_t seq, const unsigned char *data, size_t len,
+		 uint64_t ns)
+{
+	unsigned char f[HDRS + 4096] = { 0 };
+	size_t n = HDRS + len;
+
+	f[12] = 0x08; /* IPv4 */
+	f[ETH] = 0x45;
+	f[ETH + 2] = (IP + TCP + len) >> 8;
+	f[ETH + 3] = (IP + TCP + len) & 0xff;
+	f[ETH + 9] = 6;
+	f[ETH + IP + 0] = (in ? CLIENT_PORT : 2049) >> 8;
+	f[ETH + IP + 1] = (in ? CLIENT_PORT : 2049) & 0xff;
+	f[ETH + IP + 2] = (in ? 2049 : CLIENT_PORT) >> 8;
+	f[ETH + IP + 3] = (in ? 2049 : CLIENT_PORT) & 0xff;
+	put32(f + ETH + IP + 4, seq);
+	f[ETH + IP + 12] = 5 << 4;
+	memcpy(f + HDRS, data, len);
+	wiretap_frame(f, n < SNAP ? n : SNAP, in, ns);
+}
+
+static void is_u(unsigned long long got, unsigned long long want,
+		 const char *desc)
+{
+	if (!ok(got == want, "%s", desc))
+		printf("#   got %llu, want %llu\n", got, want);
+}
+
+/* A call at 1 ms, its reply at 11 ms: one request of 10 ms. */
+static void test_one(void)
+{
+	struct seg c = { 0 }, r = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 7, 0, 100, 1);
+	rec(&r, 7, 1, 60, 1);
+	feed(1, 1000, c.d, c.len, 1 * MS);
+	feed(0, 5000, r.d, r.len, 11 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 1, "a call and its reply: one request");
+	is_u(res.sum_us, 10000, "timed from the call's arrival to the reply's departure");
+	is_u(res.median_us, 10000, "its median is itself");
+	is_u(res.unmatched, 0, "nothing left unpaired");
+}
+
+/*
+ * Two calls in one segment; their replies in three segments, the first
+ * cut in the middle of the second reply; then a third call, whose mark
+ * the stream must still find.
+ */
+static void test_streams(void)
+{
+	struct seg c = { 0 }, r = { 0 }, c3 = { 0 }, r3 = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 1, 0, 40, 1);
+	rec(&c, 2, 0, 40, 1);
+	rec(&r, 1, 1, 30, 1);
+	rec(&r, 2, 1, 2000, 1);
+	feed(1, 100, c.d, c.len, 0);
+	feed(0, 900, r.d, 100, 2 * MS);
+	feed(0, 1000, r.d + 100, 1000, 3 * MS);
+	feed(0, 2000, r.d + 1100, r.len - 1100, 4 * MS);
+	rec(&c3, 3, 0, 40, 1);
+	rec(&r3, 3, 1, 30, 1);
+	feed(1, 100 + c.len, c3.d, c3.len, 5 * MS);
+	feed(0, 900 + r.len, r3.d, r3.len, 6 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 3, "two calls in a segment, a reply over three: every pair found");
+	is_u(res.sum_us, 2000 + 2000 + 1000,
+	     "each reply timed by its first segment");
+	is_u(res.median_us, 2000, "the median of 2, 2 and 1 ms");
+	is_u(res.unmatched, 0, "the stream's marks followed across segments");
+}
+
+/* A retransmitted call, a callback on the backchannel, a lost reply. */
+static void test_noise(void)
+{
+	struct seg c = { 0 }, r = { 0 }, cb = { 0 }, cbr = { 0 }, c2 = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 9, 0, 40, 1);
+	feed(1, 0, c.d, c.len, 1 * MS);
+	feed(1, 0, c.d, c.len, 3 * MS); /* the same bytes again */
+	rec(&cb, 77, 0, 40, 1); /* the server calls the client */
+	rec(&r, 9, 1, 30, 1);
+	feed(0, 0, cb.d, cb.len, 4 * MS);
+	feed(0, cb.len, r.d, r.len, 5 * MS);
+	rec(&cbr, 77, 1, 20, 1); /* the client answers */
+	rec(&c2, 10, 0, 40, 1); /* a call never answered */
+	feed(1, c.len, cbr.d, cbr.len, 6 * MS);
+	feed(1, c.len + cbr.len, c2.d, c2.len, 7 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 1, "a retransmission and the backchannel add no request");
+	is_u(res.sum_us, 4000, "a retransmitted call counts from its first copy");
+	is_u(res.unmatched, 1, "a call without a reply is counted as unpaired");
+}
+
+/* A call of two fragments: the second fragment's data is not a message. */
+static void test_fragments(void)
+{
+	struct seg c = { 0 }, r = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 5, 0, 20, 0);
+	frag(&c, 20, 1);
+	rec(&r, 5, 1, 20, 1);
+	feed(1, 0, c.d, c.len, 0);
+	feed(0, 0, r.d, r.len, 1 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 1, "a call in two fragments is one request");
+	is_u(res.unmatched, 0, "its second fragment is not taken for a call");
+}
+
+/* A reply nobody asked for is unpaired, not a request. */
+static void test_stray(void)
+{
+	struct seg r = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&r, 42, 1, 20, 1);
+	feed(0, 0, r.d, r.len, 0);
+	wiretap_end(&res);
+	is_u(res.requests, 0, "a reply without its call is no request");
+	is_u(res.unmatched, 1, "and is counted as unpaired");
+}
+
+int main(void)
+{
+	test_one();
+	test_streams();
+	test_noise();
+	test_fragments();
+	test_stray();
+	printf("1..%d\n", test_count);
+	return fail_count ? 1 : 0;
+}

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wiretap - how long each NFS request spends in the server guest, timed
+ * on its interface: from the call's arrival to its reply's departure.
+ *
+ * netem holds each reply on the server's eth0 (netem.c). Timed by the
+ * client, a delay also carries both guests' own cost of waking after it
+ * (under TCG a guest does the same work slower after a wait), so the
+ * client cannot tell whether netem held a reply for its label. The
+ * interface can: an AF_PACKET socket sees a call when the stack receives
+ * it and a reply when netem lets it go to the driver (dev_queue_xmit_nit
+ * runs after the qdisc), each stamped by the kernel (SO_TIMESTAMPNS).
+ * With no delay the same span is the server's own time per request; the
+ * difference is what the delay added on the wire.
+ *
+ * The socket is not read while a case runs: the kernel queues what the
+ * filter keeps (TCP port 2049 with data, first WT_SNAPLEN bytes), and
+ * wiretap_stop() reads it all at once, so the tap wakes no one in the
+ * guest during the measurement. Calls and replies are paired by XID
+ * along each TCP stream's RPC record marks (RFC 5531 section 11).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/filter.h>
+#include <linux/if_packet.h>
+
+#include "wiretap.h"
+
+#define WT_SNAPLEN 256
+#define WT_RCVBUF (16 << 20) /* ~7000 packets of this lab's small RPCs */
+#define WT_PENDING 256 /* calls awaiting a reply: a ring */
+#define WT_SAMPLES 65536
+#define WT_CONNS 8
+#define RPC_CALL 0
+#define RPC_REPLY 1
+
+/* One direction of one TCP connection: where its next record mark is. */
+struct wt_dir {
+	bool synced; /* next is known */
+	bool more; /* the record in progress has more fragments */
+	uint32_t next; /* sequence number of the next record mark */
+};
+
+struct wt_conn {
+	uint16_t peer; /* the client's port; 0: unused */
+	struct wt_dir in, out;
+};
+
+struct wt_call {
+	uint32_t xid;
+	bool waiting; /* for its reply */
+	uint64_t ns;
+};
+
+static struct {
+	int keeper; /* holds the kernel's timestamping switch on */
+	int fd;
+	struct wt_conn conns[WT_CONNS];
+	struct wt_call pending[WT_PENDING];
+	unsigned int npending; /* calls ever put in the ring */
+	uint64_t samples[WT_SAMPLES]; /* ns, call in to reply out */
+	struct wiretap_result res;
+} wt = { .keeper = -1, .fd = -1 };
+
+static int wt_timestamps(int fd)
+{
+	int one = 1;
+
+	return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) ?
+		       -errno : 0;
+}
+
+/**
+ * wiretap_init - switch the kernel's packet timestamps on, for good
+ *
+ * The first socket to ask for timestamps turns them on from a work item
+ * (net_enable_timestamp()), and a packet that passes before then has
+ * none: the socket would then stamp it when it is read. A socket that
+ * asks and is never bound turns them on once, long before a case runs.
+ *
+ * Return: 0 or -errno.
+ */
+int wiretap_init(void)
+{
+	int err;
+
+	if (wt.keeper >= 0)
+		return 0;
+	wt.keeper = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (wt.keeper < 0)
+		return -errno;
+	err = wt_timestamps(wt.keeper);
+	if (err) {
+		close(wt.keeper);
+		wt.keeper = -1;
+	}
+	return err;
+}
+
+/* IPv4 TCP to or from @port with data, WT_SNAPLEN bytes of it: else 0. */
+static int wt_filter(int fd, unsigned int port)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12), /* ethertype */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETHERTYPE_IP, 0, 18),
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 23), /* protocol */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 16),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 20), /* fragment offset */
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 14, 0),
+		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 14), /* X: IP header */
+		BPF_STMT(BPF_LD | BPF_H | BPF_IND, 14), /* source port */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 2, 0),
+		BPF_STMT(BPF_LD | BPF_H | BPF_IND, 16), /* destination */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 9),
+		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 26), /* TCP data offset */
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf0),
+		BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 2),
+		BPF_STMT(BPF_ALU | BPF_ADD | BPF_X, 0), /* both headers */
+		BPF_STMT(BPF_MISC | BPF_TAX, 0),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 16), /* IP total length */
+		BPF_STMT(BPF_ALU | BPF_SUB | BPF_X, 0), /* TCP data */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, WT_SNAPLEN),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(code) / sizeof(code[0]),
+		.filter = code,
+	};
+
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+			  sizeof(prog)) ? -errno : 0;
+}
+
+static int wt_open(const char *ifname, unsigned int port)
+{
+	struct sockaddr_ll sa = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+	};
+	int size = WT_RCVBUF;
+	int fd, err;
+
+	sa.sll_ifindex = if_nametoindex(ifname);
+	if (!sa.sll_ifindex)
+		return -errno;
+	/* Protocol 0: nothing arrives before the filter is in place. */
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	err = wt_timestamps(fd);
+	if (!err)
+		err = wt_filter(fd, port);
+	if (!err && bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		err = -errno;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/**
+ * wiretap_start - tap @ifname's RPCs on TCP @port from now on
+ * @ifname: the server's interface
+ * @port: the RPC service's port (2049)
+ *
+ * A tap still running is stopped and its packets dropped.
+ *
+ * Return: 0 or -errno.
+ */
+int wiretap_start(const char *ifname, unsigned int port)
+{
+	int fd, err;
+
+	err = wiretap_init();
+	if (err)
+		return err;
+	fd = wt_open(ifname, port);
+	if (fd < 0)
+		return fd;
+	if (wt.fd >= 0)
+		close(wt.fd);
+	wt.fd = fd;
+	wiretap_begin();
+	return 0;
+}
+
+/**
+ * wiretap_begin - forget every stream, call and time seen so far
+ *
+ * The pairing below (wiretap_frame(), wiretap_end()) needs no socket:
+ * the host's unit test feeds it frames of its own.
+ */
+void wiretap_begin(void)
+{
+	memset(wt.conns, 0, sizeof(wt.conns));
+	wt.npending = 0;
+	memset(wt.pending, 0, sizeof(wt.pending));
+	memset(&wt.res, 0, sizeof(wt.res));
+}
+
+static uint32_t wt_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static struct wt_conn *wt_conn(uint16_t peer)
+{
+	unsigned int i;
+
+	for (i = 0; i < WT_CONNS; i++) {
+		if (wt.conns[i].peer == peer)
+			return &wt.conns[i];
+		if (!wt.conns[i].peer) {
+			wt.conns[i].peer = peer;
+			return &wt.conns[i];
+		}
+	}
+	return NULL;
+}
+
+static void wt_call_in(uint32_t xid, uint64_t ns)
+{
+	struct wt_call *c = &wt.pending[wt.npending++ % WT_PENDING];
+
+	/* A call still unanswered when the ring comes round is lost. */
+	if (c->waiting)
+		wt.res.unmatched++;
+	*c = (struct wt_call){ .xid = xid, .waiting = true, .ns = ns };
+}
+
+static void wt_reply_out(uint32_t xid, uint64_t ns)
+{
+	unsigned int i, n = wt.npending < WT_PENDING ? wt.npending : WT_PENDING;
+	struct wt_call *c;
+
+	/* Newest first: few calls wait at a time, this one near the end. */
+	for (i = 0; i < n; i++) {
+		c = &wt.pending[(wt.npending - 1 - i) % WT_PENDING];
+		if (c->waiting && c->xid == xid)
+			break;
+	}
+	if (i == n) {
+		wt.res.unmatched++;
+		return;
+	}
+	if (wt.res.requests < WT_SAMPLES)
+		wt.samples[wt.res.requests] = ns - c->ns;
+	wt.res.requests++;
+	wt.res.sum_us += (ns - c->ns) / 1000;
+	c->waiting = false;
+}
+
+/* A message starts at @p: a call coming in or a reply going out counts. */
+static void wt_message(const unsigned char *p, bool in, uint64_t ns)
+{
+	uint32_t xid = wt_be32(p), type = wt_be32(p + 4);
+
+	if (in && type == RPC_CALL)
+		wt_call_in(xid, ns);
+	else if (!in && type == RPC_REPLY)
+		wt_reply_out(xid, ns);
+	/* else NFSv4.1's backchannel, the server calling the client */
+}
+
+/*
+ * The record marks in a segment of @len bytes at @seq, @cap of them
+ * captured: each message's XID and type right after its first mark.
+ */
+static void wt_segment(struct wt_dir *d, uint32_t seq, const unsigned char *p,
+		       uint32_t cap, uint32_t len, bool in, uint64_t ns)
+{
+	uint32_t off, mark;
+
+	if (!d->synced) /* the stream was idle when the tap began */
+		*d = (struct wt_dir){ .synced = true, .next = seq };
+	off = d->next - seq;
+	if ((int32_t)off < 0) {
+		/* Before the next mark: a retransmission, else lost track. */
+		if ((int32_t)(d->next - (seq + len)) < 0)
+			d->synced = false;
+		return;
+	}
+	while (off < len) {
+		if (off + 4 > cap ||
+		    (!d->more && off + 12 > cap)) {
+			d->synced = false; /* the mark is past the snap length */
+			return;
+		}
+		mark = wt_be32(p + off);
+		if (!d->more)
+			wt_message(p + off + 4, in, ns);
+		d->more = !(mark >> 31);
+		d->next = seq + off + 4 + (mark & 0x7fffffff);
+		off = d->next - seq;
+	}
+}
+
+/**
+ * wiretap_frame - one Ethernet frame the tap captured
+ * @f: the frame, from its Ethernet header: IPv4, TCP, to or from the
+ *     RPC port (the socket's filter checked that)
+ * @n: the bytes captured, at most the snap length
+ * @in: received (a call's direction) rather than sent
+ * @ns: the kernel's timestamp
+ */
+void wiretap_frame(const unsigned char *f, size_t n, bool in, uint64_t ns)
+{
+	size_t ip = ETHER_HDR_LEN, tcp, data;
+	uint32_t total, len;
+	struct wt_conn *c;
+	uint16_t peer;
+
+	if (n < ip + 20)
+		return;
+	tcp = ip + (f[ip] & 0xf) * 4;
+	total = (uint32_t)f[ip + 2] << 8 | f[ip + 3];
+	if (n < tcp + 20)
+		return;
+	data = tcp + (f[tcp + 12] >> 4) * 4;
+	if (data > n || total < data - ip)
+		return;
+	len = total - (data - ip);
+	peer = in ? (f[tcp] << 8 | f[tcp + 1]) : (f[tcp + 2] << 8 | f[tcp + 3]);
+	c = wt_conn(peer);
+	if (!c || !len)
+		return;
+	wt_segment(in ? &c->in : &c->out, wt_be32(f + tcp + 4), f + data,
+		   n - data, len, in, ns);
+}
+
+/* Read every queued frame: 0, or -errno. */
+static int wt_drain(void)
+{
+	unsigned char frame[WT_SNAPLEN];
+	char ctl[CMSG_SPACE(sizeof(struct timespec))];
+	struct sockaddr_ll from;
+	struct iovec iov = { frame, sizeof(frame) };
+	struct msghdr m = { 0 };
+	struct cmsghdr *cm;
+	struct timespec ts;
+	ssize_t n;
+
+	for (;;) {
+		m = (struct msghdr){ .msg_name = &from,
+				     .msg_namelen = sizeof(from),
+				     .msg_iov = &iov, .msg_iovlen = 1,
+				     .msg_control = ctl,
+				     .msg_controllen = sizeof(ctl) };
+		n = recvmsg(wt.fd, &m, 0);
+		if (n < 0)
+			return errno == EAGAIN ? 0 : -errno;
+		cm = CMSG_FIRSTHDR(&m);
+		if (!cm || cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_TIMESTAMPNS)
+			return -EPROTO;
+		memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+		if (from.sll_pkttype != PACKET_HOST &&
+		    from.sll_pkttype != PACKET_OUTGOING)
+			continue;
+		wiretap_frame(frame, n, from.sll_pkttype == PACKET_HOST,
+			 (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+	}
+}
+
+static int wt_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t wt_median_us(void)
+{
+	unsigned int n = wt.res.requests < WT_SAMPLES ? wt.res.requests :
+							 WT_SAMPLES;
+
+	if (!n)
+		return 0;
+	qsort(wt.samples, n, sizeof(wt.samples[0]), wt_cmp);
+	return (wt.samples[(n - 1) / 2] + wt.samples[n / 2]) / 2 / 1000;
+}
+
+/**
+ * wiretap_stop - end the tap and say what it saw
+ * @res: requests paired, their summed and median time, what was left
+ *
+ * Return: 0, -ENOENT if no tap runs, or -errno.
+ */
+int wiretap_stop(struct wiretap_result *res)
+{
+	struct tpacket_stats st = { 0 };
+	socklen_t sl = sizeof(st);
+	int err;
+
+	if (wt.fd < 0)
+		return -ENOENT;
+	err = wt_drain();
+	if (!getsockopt(wt.fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl))
+		wt.res.dropped = st.tp_drops;
+	close(wt.fd);
+	wt.fd = -1;
+	if (err)
+		return err;
+	wiretap_end(res);
+	return 0;
+}
+
+/**
+ * wiretap_end - what the frames since wiretap_begin() add up to
+ * @res: requests paired, their summed and median time, what was left
+ *       unpaired (calls still waiting count now); @res->dropped is the
+ *       socket's business
+ */
+void wiretap_end(struct wiretap_result *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < WT_PENDING; i++) {
+		wt.res.unmatched += wt.pending[i].waiting;
+		wt.pending[i].waiting = false;
+	}
+	wt.res.median_us = wt_median_us();
+	*res = wt.res;
+}

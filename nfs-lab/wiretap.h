@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef NFS_LAB_WIRETAP_H
+#define NFS_LAB_WIRETAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the tap saw of the RPCs between wiretap_start() and now. */
+struct wiretap_result {
+	unsigned int requests; /* calls whose reply left the interface */
+	uint64_t sum_us; /* their times, call in to reply out, summed */
+	uint64_t median_us;
+	unsigned int unmatched; /* calls without a reply, replies without a call */
+	unsigned int dropped; /* packets the kernel could not queue to us */
+};
+
+int wiretap_init(void);
+int wiretap_start(const char *ifname, unsigned int port);
+int wiretap_stop(struct wiretap_result *res);
+
+/* The pairing itself, without a socket (wiretap_start/stop use it). */
+void wiretap_begin(void);
+void wiretap_frame(const unsigned char *f, size_t n, bool in, uint64_t ns);
+void wiretap_end(struct wiretap_result *res);
+
+#endif /* NFS_LAB_WIRETAP_H */
