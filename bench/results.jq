@@ -20,7 +20,7 @@ def case_problems($i):
 		 | want("\($w) .\($k)"; $c[$k]; "a string")),
 		(("n", "delay_ms", "calls", "wall_us", "client_calls",
 		  "rpc_rtt_us", "wire_requests", "wire_us", "wire_median_us",
-		  "wire_unmatched", "wire_dropped") as $k
+		  "wire_unmatched", "wire_dropped", "wire_lost") as $k
 		 | select($c[$k] != null and ($c[$k] | type) != "number")
 		 | want("\($w) .\($k)"; $c[$k]; "a number")),
 		(("n", "delay_ms", "calls", "wall_us") as $k

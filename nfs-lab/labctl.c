@@ -24,9 +24,9 @@
  *   rmtree DIR            DIR and all below it (no symlink followed)
  *   netem DELAY_MS        netem delay on the lab interface, 0 to remove
  *   tap on                time NFS requests on the lab interface from now
- *   tap off               ok REQUESTS SUM_US MEDIAN_US UNMATCHED DROPPED:
- *                         each request from its call's arrival to its
- *                         reply's departure (wiretap.c)
+ *   tap off               ok REQUESTS SUM_US MEDIAN_US UNMATCHED DROPPED
+ *                         LOST: each request from its call's arrival to
+ *                         its reply's departure (wiretap.c)
  *   quit                  reply, then exit 0
  *
  * Requests are untrusted and checked the way the kernel checks a daemon's
@@ -505,9 +505,10 @@ static int ctl_tap(struct labctl *c, char **argv, struct lab_buf *out)
 	err = wiretap_stop(&r);
 	if (err)
 		return ctl_fail(out, err, "tap off", c->ifname);
-	buf_printf(out, "%u %llu %llu %u %u", r.requests,
+	buf_printf(out, "%u %llu %llu %u %u %u", r.requests,
 		   (unsigned long long)r.sum_us,
-		   (unsigned long long)r.median_us, r.unmatched, r.dropped);
+		   (unsigned long long)r.median_us, r.unmatched, r.dropped,
+		   r.lost);
 	return 0;
 }
 

@@ -14,10 +14,14 @@
  * difference is what the delay added on the wire.
  *
  * The socket is not read while a case runs: the kernel queues what the
- * filter keeps (TCP port 2049 with data, first WT_SNAPLEN bytes), and
- * wiretap_stop() reads it all at once, so the tap wakes no one in the
- * guest during the measurement. Calls and replies are paired by XID
- * along each TCP stream's RPC record marks (RFC 5531 section 11).
+ * filter keeps (TCP port 2049: segments with data, and SYNs, which start
+ * a stream afresh), and wiretap_stop() reads it all at once, so the tap
+ * wakes no one in the guest during the measurement. Calls and replies
+ * are paired by XID within each TCP stream, along its RPC record marks
+ * (RFC 5531 section 11). Frames are kept whole: a queued frame is
+ * charged its full size whatever the snap length, and replies that
+ * leave together (TCP corks a reply while the one before it sits in
+ * netem) share a segment, their marks anywhere in it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,8 +39,9 @@
 
 #include "wiretap.h"
 
-#define WT_SNAPLEN 256
-#define WT_RCVBUF (16 << 20) /* ~7000 packets of this lab's small RPCs */
+#define WT_SNAPLEN 65535
+#define WT_RCVBUF (16 << 20) /* ~7000 frames of this lab's small RPCs */
+#define WT_RECORD_MAX (4u << 20) /* past NFS's 1 MiB rsize and wsize */
 #define WT_PENDING 256 /* calls awaiting a reply: a ring */
 #define WT_SAMPLES 65536
 #define WT_CONNS 8
@@ -57,6 +62,7 @@ struct wt_conn {
 
 struct wt_call {
 	uint32_t xid;
+	uint16_t peer; /* its stream */
 	bool waiting; /* for its reply */
 	uint64_t ns;
 };
@@ -68,7 +74,9 @@ static struct {
 	struct wt_call pending[WT_PENDING];
 	unsigned int npending; /* calls ever put in the ring */
 	uint64_t samples[WT_SAMPLES]; /* ns, call in to reply out */
+	uint64_t sum_ns;
 	struct wiretap_result res;
+	unsigned char frame[WT_SNAPLEN];
 } wt = { .keeper = -1, .fd = -1 };
 
 static int wt_timestamps(int fd)
@@ -106,21 +114,23 @@ int wiretap_init(void)
 	return err;
 }
 
-/* IPv4 TCP to or from @port with data, WT_SNAPLEN bytes of it: else 0. */
+/* IPv4 TCP to or from @port, with data or SYN: whole; else nothing. */
 static int wt_filter(int fd, unsigned int port)
 {
 	struct sock_filter code[] = {
 		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12), /* ethertype */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETHERTYPE_IP, 0, 18),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETHERTYPE_IP, 0, 20),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 23), /* protocol */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 16),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 18),
 		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 20), /* fragment offset */
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 14, 0),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 16, 0),
 		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 14), /* X: IP header */
 		BPF_STMT(BPF_LD | BPF_H | BPF_IND, 14), /* source port */
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 2, 0),
 		BPF_STMT(BPF_LD | BPF_H | BPF_IND, 16), /* destination */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 9),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 11),
+		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 27), /* TCP flags */
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x02, 8, 0), /* SYN */
 		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 26), /* TCP data offset */
 		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf0),
 		BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 2),
@@ -184,14 +194,15 @@ int wiretap_start(const char *ifname, unsigned int port)
 {
 	int fd, err;
 
+	if (wt.fd >= 0)
+		close(wt.fd);
+	wt.fd = -1;
 	err = wiretap_init();
 	if (err)
 		return err;
 	fd = wt_open(ifname, port);
 	if (fd < 0)
 		return fd;
-	if (wt.fd >= 0)
-		close(wt.fd);
 	wt.fd = fd;
 	wiretap_begin();
 	return 0;
@@ -208,6 +219,7 @@ void wiretap_begin(void)
 	memset(wt.conns, 0, sizeof(wt.conns));
 	wt.npending = 0;
 	memset(wt.pending, 0, sizeof(wt.pending));
+	wt.sum_ns = 0;
 	memset(&wt.res, 0, sizeof(wt.res));
 }
 
@@ -217,6 +229,7 @@ static uint32_t wt_be32(const unsigned char *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
+/* The client's stream from @peer; NULL (and counted) past the table. */
 static struct wt_conn *wt_conn(uint16_t peer)
 {
 	unsigned int i;
@@ -229,20 +242,23 @@ static struct wt_conn *wt_conn(uint16_t peer)
 			return &wt.conns[i];
 		}
 	}
+	wt.res.lost++;
 	return NULL;
 }
 
-static void wt_call_in(uint32_t xid, uint64_t ns)
+static void wt_call_in(uint16_t peer, uint32_t xid, uint64_t ns)
 {
 	struct wt_call *c = &wt.pending[wt.npending++ % WT_PENDING];
 
 	/* A call still unanswered when the ring comes round is lost. */
 	if (c->waiting)
 		wt.res.unmatched++;
-	*c = (struct wt_call){ .xid = xid, .waiting = true, .ns = ns };
+	*c = (struct wt_call){
+		.xid = xid, .peer = peer, .waiting = true, .ns = ns
+	};
 }
 
-static void wt_reply_out(uint32_t xid, uint64_t ns)
+static void wt_reply_out(uint16_t peer, uint32_t xid, uint64_t ns)
 {
 	unsigned int i, n = wt.npending < WT_PENDING ? wt.npending : WT_PENDING;
 	struct wt_call *c;
@@ -250,59 +266,88 @@ static void wt_reply_out(uint32_t xid, uint64_t ns)
 	/* Newest first: few calls wait at a time, this one near the end. */
 	for (i = 0; i < n; i++) {
 		c = &wt.pending[(wt.npending - 1 - i) % WT_PENDING];
-		if (c->waiting && c->xid == xid)
+		if (c->waiting && c->xid == xid && c->peer == peer)
 			break;
 	}
 	if (i == n) {
 		wt.res.unmatched++;
 		return;
 	}
+	c->waiting = false;
+	if (ns < c->ns) { /* the clock stepped back: no time to give */
+		wt.res.lost++;
+		return;
+	}
 	if (wt.res.requests < WT_SAMPLES)
 		wt.samples[wt.res.requests] = ns - c->ns;
 	wt.res.requests++;
-	wt.res.sum_us += (ns - c->ns) / 1000;
-	c->waiting = false;
+	wt.sum_ns += ns - c->ns;
 }
 
 /* A message starts at @p: a call coming in or a reply going out counts. */
-static void wt_message(const unsigned char *p, bool in, uint64_t ns)
+static void wt_message(const unsigned char *p, uint16_t peer, bool in,
+		       uint64_t ns)
 {
 	uint32_t xid = wt_be32(p), type = wt_be32(p + 4);
 
 	if (in && type == RPC_CALL)
-		wt_call_in(xid, ns);
+		wt_call_in(peer, xid, ns);
 	else if (!in && type == RPC_REPLY)
-		wt_reply_out(xid, ns);
+		wt_reply_out(peer, xid, ns);
 	/* else NFSv4.1's backchannel, the server calling the client */
+}
+
+/*
+ * Does a message start at @p (@cap bytes)? Asked only where the stream
+ * was picked up mid-way, so a stray byte pattern is unlikely to pass.
+ */
+static bool wt_plausible(const unsigned char *p, uint32_t cap)
+{
+	uint32_t mark, type;
+
+	if (cap < 12)
+		return false;
+	mark = wt_be32(p);
+	type = wt_be32(p + 8);
+	return (mark & 0x7fffffff) >= 8 && (mark & 0x7fffffff) <= WT_RECORD_MAX &&
+	       (type == RPC_CALL || type == RPC_REPLY);
 }
 
 /*
  * The record marks in a segment of @len bytes at @seq, @cap of them
  * captured: each message's XID and type right after its first mark.
  */
-static void wt_segment(struct wt_dir *d, uint32_t seq, const unsigned char *p,
-		       uint32_t cap, uint32_t len, bool in, uint64_t ns)
+static void wt_segment(struct wt_dir *d, uint16_t peer, uint32_t seq,
+		       const unsigned char *p, uint32_t cap, uint32_t len,
+		       bool in, uint64_t ns)
 {
 	uint32_t off, mark;
 
-	if (!d->synced) /* the stream was idle when the tap began */
+	if (!d->synced) {
+		/* The stream was idle when the tap began: a record starts. */
+		if (!wt_plausible(p, cap)) {
+			wt.res.lost++;
+			return;
+		}
 		*d = (struct wt_dir){ .synced = true, .next = seq };
+	}
 	off = d->next - seq;
 	if ((int32_t)off < 0) {
-		/* Before the next mark: a retransmission, else lost track. */
-		if ((int32_t)(d->next - (seq + len)) < 0)
-			d->synced = false;
+		/* Past the next mark: a segment the tap never saw. */
+		d->synced = false;
+		wt.res.lost++;
 		return;
 	}
+	/* off >= len: inside a record, or a retransmission: nothing new. */
 	while (off < len) {
-		if (off + 4 > cap ||
-		    (!d->more && off + 12 > cap)) {
-			d->synced = false; /* the mark is past the snap length */
+		if (off + 4 > cap || (!d->more && off + 12 > cap)) {
+			d->synced = false; /* a frame cut short */
+			wt.res.lost++;
 			return;
 		}
 		mark = wt_be32(p + off);
 		if (!d->more)
-			wt_message(p + off + 4, in, ns);
+			wt_message(p + off + 4, peer, in, ns);
 		d->more = !(mark >> 31);
 		d->next = seq + off + 4 + (mark & 0x7fffffff);
 		off = d->next - seq;
@@ -320,8 +365,9 @@ static void wt_segment(struct wt_dir *d, uint32_t seq, const unsigned char *p,
 void wiretap_frame(const unsigned char *f, size_t n, bool in, uint64_t ns)
 {
 	size_t ip = ETHER_HDR_LEN, tcp, data;
-	uint32_t total, len;
+	uint32_t total, len, cap;
 	struct wt_conn *c;
+	struct wt_dir *d;
 	uint16_t peer;
 
 	if (n < ip + 20)
@@ -336,23 +382,38 @@ void wiretap_frame(const unsigned char *f, size_t n, bool in, uint64_t ns)
 	len = total - (data - ip);
 	peer = in ? (f[tcp] << 8 | f[tcp + 1]) : (f[tcp + 2] << 8 | f[tcp + 3]);
 	c = wt_conn(peer);
-	if (!c || !len)
+	if (!c)
 		return;
-	wt_segment(in ? &c->in : &c->out, wt_be32(f + tcp + 4), f + data,
-		   n - data, len, in, ns);
+	d = in ? &c->in : &c->out;
+	if (f[tcp + 13] & 0x02) {
+		/* SYN: a new connection from the same port; data from seq + 1. */
+		*d = (struct wt_dir){ .synced = true,
+				      .next = wt_be32(f + tcp + 4) + 1 };
+		return;
+	}
+	/* Not beyond the IP packet: a short frame's padding is no data. */
+	cap = n - data < len ? n - data : len;
+	if (len)
+		wt_segment(d, peer, wt_be32(f + tcp + 4), f + data, cap, len,
+			   in, ns);
 }
 
-/* Read every queued frame: 0, or -errno. */
+/*
+ * Read every queued frame: 0, or -errno. A frame stamped now or later
+ * was stamped as it was read (timestamps were off when it passed): it
+ * has no time to give.
+ */
 static int wt_drain(void)
 {
-	unsigned char frame[WT_SNAPLEN];
 	char ctl[CMSG_SPACE(sizeof(struct timespec))];
 	struct sockaddr_ll from;
-	struct iovec iov = { frame, sizeof(frame) };
+	struct iovec iov = { wt.frame, sizeof(wt.frame) };
 	struct msghdr m = { 0 };
 	struct cmsghdr *cm;
-	struct timespec ts;
+	struct timespec ts, now;
 	ssize_t n;
+
+	clock_gettime(CLOCK_REALTIME, &now);
 
 	for (;;) {
 		m = (struct msghdr){ .msg_name = &from,
@@ -371,7 +432,12 @@ static int wt_drain(void)
 		if (from.sll_pkttype != PACKET_HOST &&
 		    from.sll_pkttype != PACKET_OUTGOING)
 			continue;
-		wiretap_frame(frame, n, from.sll_pkttype == PACKET_HOST,
+		if (ts.tv_sec > now.tv_sec ||
+		    (ts.tv_sec == now.tv_sec && ts.tv_nsec >= now.tv_nsec)) {
+			wt.res.lost++;
+			continue;
+		}
+		wiretap_frame(wt.frame, n, from.sll_pkttype == PACKET_HOST,
 			 (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
 	}
 }
@@ -433,6 +499,7 @@ void wiretap_end(struct wiretap_result *res)
 		wt.res.unmatched += wt.pending[i].waiting;
 		wt.pending[i].waiting = false;
 	}
+	wt.res.sum_us = wt.sum_ns / 1000;
 	wt.res.median_us = wt_median_us();
 	*res = wt.res;
 }

@@ -13,6 +13,7 @@ struct wiretap_result {
 	uint64_t median_us;
 	unsigned int unmatched; /* calls without a reply, replies without a call */
 	unsigned int dropped; /* packets the kernel could not queue to us */
+	unsigned int lost; /* times a stream's track or a time was lost */
 };
 
 int wiretap_init(void);

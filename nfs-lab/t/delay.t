@@ -65,7 +65,7 @@ if ! jq -e '([.cases[].delay_ms] | sort) == [0, 1, 10] and all(.cases[];
 	(.rpc_rtt_us | type) == "number" and .rpc_rtt_us > 0)' "$out" >/dev/null; then
 	echo "not ok 1 - the three cases ran, with calls, round trips and the tap's pairs"
 	jq -c '.cases[] | {delay_ms, calls, client_calls, rpc_rtt_us,
-		wire_requests, wire_unmatched, wire_dropped}' "$out" | sed 's/^/#   /'
+		wire_requests, wire_unmatched, wire_dropped, wire_lost}' "$out" | sed 's/^/#   /'
 	exit 1
 fi
 base=$(rtt_us 0)

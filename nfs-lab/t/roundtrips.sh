@@ -109,11 +109,11 @@ nl_t_is 16 .calls "32 32 0" "deep tree expired, DONT_SYNC: the directories only"
 # and lost nothing. Exact: a call is one RPC record, and the filter
 # keeps every segment of port 2049 that carries data.
 nl_t_ok "jq -e --arg fs $nl_t_fs '[.cases[] | select(.fs == \$fs)] |
-	all(.wire_requests == .calls and .wire_unmatched == null)' \
+	all(.wire_requests == .calls and .wire_lost == null)' \
 	\"\$lab_tmp/out.json\" >/dev/null" \
 	"$nl_t_fs: the server's tap paired every round trip of every case" \
 	"jq -c --arg fs $nl_t_fs '.cases[] | select(.fs == \$fs) |
-	{id, calls, wire_requests, wire_unmatched, wire_dropped}' \
+	{id, calls, wire_requests, wire_unmatched, wire_dropped, wire_lost}' \
 	\"\$lab_tmp/out.json\" | sed 's/^/#   /'"
 done
 exit $nl_t_failed

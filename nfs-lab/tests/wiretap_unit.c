@@ -16,7 +16,7 @@
 #define IP 20
 #define TCP 20
 #define HDRS (ETH + IP + TCP)
-#define SNAP 256 /* the tap's snap length */
+#define SNAP 65535 /* the tap's snap length */
 #define CLIENT_PORT 700
 #define MS 1000000ULL /* ns */
 
@@ -54,30 +54,41 @@ static void frag(struct seg *s, size_t body, int last)
 }
 
 /*
- * Feed one frame carrying @len bytes of @data at sequence @seq, coming
- * in (a call's direction) or going out, at @ms; captured as the tap
- * would: the first SNAP bytes.
+ * Feed one frame of the client at @port, carrying @len bytes of @data at
+ * sequence @seq, coming in (a call's direction) or going out, at @ns,
+ * with TCP @flags and @pad bytes after the IP packet (Ethernet padding);
+ * captured as the tap would: the first SNAP bytes.
  */
-static void feed(int in, uint32_t seq, const unsigned char *data, size_t len,
-		 uint64_t ns)
+static void feed_on(unsigned int port, int in, uint32_t seq,
+		    const unsigned char *data, size_t len, size_t pad,
+		    unsigned char flags, uint64_t ns)
 {
 	unsigned char f[HDRS + 4096] = { 0 };
-	size_t n = HDRS + len;
+	size_t n = HDRS + len + pad;
 
 	f[12] = 0x08; /* IPv4 */
 	f[ETH] = 0x45;
 	f[ETH + 2] = (IP + TCP + len) >> 8;
 	f[ETH + 3] = (IP + TCP + len) & 0xff;
 	f[ETH + 9] = 6;
-	f[ETH + IP + 0] = (in ? CLIENT_PORT : 2049) >> 8;
-	f[ETH + IP + 1] = (in ? CLIENT_PORT : 2049) & 0xff;
-	f[ETH + IP + 2] = (in ? 2049 : CLIENT_PORT) >> 8;
-	f[ETH + IP + 3] = (in ? 2049 : CLIENT_PORT) & 0xff;
+	f[ETH + IP + 0] = (in ? port : 2049) >> 8;
+	f[ETH + IP + 1] = (in ? port : 2049) & 0xff;
+	f[ETH + IP + 2] = (in ? 2049 : port) >> 8;
+	f[ETH + IP + 3] = (in ? 2049 : port) & 0xff;
 	put32(f + ETH + IP + 4, seq);
 	f[ETH + IP + 12] = 5 << 4;
-	memcpy(f + HDRS, data, len);
+	f[ETH + IP + 13] = flags;
+	memcpy(f + HDRS, data, len + pad);
 	wiretap_frame(f, n < SNAP ? n : SNAP, in, ns);
 }
+
+static void feed(int in, uint32_t seq, const unsigned char *data, size_t len,
+		 uint64_t ns)
+{
+	feed_on(CLIENT_PORT, in, seq, data, len, 0, 0x18, ns);
+}
+
+#define SYN 0x02
 
 static void is_u(unsigned long long got, unsigned long long want,
 		 const char *desc)
@@ -190,6 +201,91 @@ static void test_stray(void)
 	is_u(res.unmatched, 1, "and is counted as unpaired");
 }
 
+/*
+ * The client reconnects from the same port with a lower initial
+ * sequence number: the SYNs start both directions afresh.
+ */
+static void test_reconnect(void)
+{
+	struct seg c = { 0 }, r = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 1, 0, 40, 1);
+	rec(&r, 1, 1, 30, 1);
+	feed(1, 3000000000u, c.d, c.len, 1 * MS);
+	feed(0, 4000000000u, r.d, r.len, 2 * MS);
+	feed_on(CLIENT_PORT, 1, 99, c.d, 0, 0, SYN, 3 * MS);
+	feed_on(CLIENT_PORT, 0, 500, c.d, 0, 0, SYN | 0x10, 3 * MS);
+	c.len = r.len = 0;
+	rec(&c, 2, 0, 40, 1);
+	rec(&r, 2, 1, 30, 1);
+	feed(1, 100, c.d, c.len, 4 * MS);
+	feed(0, 501, r.d, r.len, 7 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 2, "a reconnection from the same port: both streams paired");
+	is_u(res.sum_us, 1000 + 3000, "each on its own stream");
+	is_u(res.lost, 0, "nothing lost");
+}
+
+/* The same XID from two clients: each reply goes with its own call. */
+static void test_two_clients(void)
+{
+	struct seg c = { 0 }, r = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 3, 0, 40, 1);
+	rec(&r, 3, 1, 30, 1);
+	feed_on(700, 1, 0, c.d, c.len, 0, 0x18, 1 * MS);
+	feed_on(701, 1, 0, c.d, c.len, 0, 0x18, 5 * MS);
+	feed_on(700, 0, 0, r.d, r.len, 0, 0x18, 7 * MS);
+	feed_on(701, 0, 0, r.d, r.len, 0, 0x18, 8 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 2, "one XID from two clients: two requests");
+	is_u(res.sum_us, 6000 + 3000, "each timed from its own call");
+}
+
+/*
+ * What the tap cannot follow is counted as lost: a segment it never
+ * saw (a gap in the sequence), a stream first seen mid-record.
+ */
+static void test_lost(void)
+{
+	struct seg c = { 0 }, junk = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 1, 0, 40, 1);
+	feed(1, 0, c.d, c.len, 1 * MS);
+	feed(1, c.len + 100, c.d, c.len, 2 * MS);
+	wiretap_end(&res);
+	is_u(res.lost, 1, "a gap in the stream is counted as lost");
+	memset(junk.d, 0x41, 64);
+	wiretap_begin();
+	feed(0, 0, junk.d, 64, 1 * MS);
+	wiretap_end(&res);
+	is_u(res.lost, 1, "a stream picked up mid-record is counted as lost");
+	is_u(res.unmatched, 0, "and its bytes are not taken for a reply");
+}
+
+/* Ethernet padding after the IP packet is not stream data. */
+static void test_padding(void)
+{
+	struct seg c = { 0 }, r = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 4, 0, 40, 1);
+	rec(&r, 4, 1, 30, 1);
+	rec(&r, 99, 1, 0, 1); /* past the IP packet: padding */
+	feed(1, 0, c.d, c.len, 1 * MS);
+	feed_on(CLIENT_PORT, 0, 0, r.d, 42, 12, 0x18, 2 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 1, "a reply followed by padding: one request");
+	is_u(res.unmatched, 0, "the padding is not read as a message");
+}
+
 int main(void)
 {
 	test_one();
@@ -197,6 +293,10 @@ int main(void)
 	test_noise();
 	test_fragments();
 	test_stray();
+	test_reconnect();
+	test_two_clients();
+	test_lost();
+	test_padding();
 	printf("1..%d\n", test_count);
 	return fail_count ? 1 : 0;
 }
