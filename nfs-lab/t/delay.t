@@ -8,8 +8,9 @@
 # replies: on the server's eth0, from a call's arrival to its reply's
 # departure (labctl's tap, nfs-lab/wiretap.c; the median of the case),
 # with the delay minus without. It must be within 10 % of the label or
-# 0.3 ms, whichever is larger (guest/tests/lab_clock.h): +1.16 and
-# +1.17 ms at 1 ms, +10.28 and +10.46 ms at 10 ms (2026-12-06).
+# 0.3 ms, whichever is larger (guest/tests/lab_clock.h): +1.08 to
+# +1.17 ms at 1 ms, +10.10 to +10.46 ms at 10 ms (three runs, two of
+# them beside a kernel build, 2026-12-06).
 #
 # The client sees more, and it varies: its kernel's own round trip per
 # call (mountstats rtt) gained -0.33 to +3.94 ms at 1 ms and +9.3 to
