@@ -115,6 +115,16 @@ lab_procs() {
 	done
 }
 
+# lab_show_procs STRING: each process lab_procs STRING finds, with its
+# state, age and command line, on stderr (prove shows stderr without
+# -v): what a test that found something left says about it.
+lab_show_procs() {
+	for lab_p in $(lab_procs "$1"); do
+		echo "#   left: $(ps -o pid=,stat=,etime= -p "$lab_p" 2>/dev/null)" \
+			"$(tr '\0' ' ' 2>/dev/null <"/proc/$lab_p/cmdline")" >&2
+	done
+}
+
 # lab_descendants PID: the pids of PID's children, their children...
 lab_descendants() {
 	for lab_d in $(cat /proc/"$1"/task/*/children 2>/dev/null); do

@@ -134,9 +134,7 @@ sed "s/^/# intr: /" "$lab_tmp/intr.log"
 # On failure the run's log and what is left go to stderr too: prove
 # shows them without -v.
 intr_diag='sed "s/^/# intr: /" "$lab_tmp/intr.log" >&2
-	for p in $(lab_procs "$lab_tmp/"); do
-		echo "#   left: $p $(tr "\0" " " </proc/$p/cmdline 2>/dev/null)" >&2
-	done'
+	lab_show_procs "$lab_tmp/"'
 nl_t_ok '[ $rc = 130 ]' "Ctrl-C: exit status 130 (got $rc)" "$intr_diag"
 nl_t_ok 'nl_t_no_guests' "Ctrl-C: no QEMU left" "$intr_diag"
 lab_kill_procs "$lab_tmp/"
