@@ -303,8 +303,9 @@ static void wt_message(const unsigned char *p, uint16_t peer, bool in,
 }
 
 /*
- * Does a message start at @p (@cap bytes)? Asked only where the stream
- * was picked up mid-way, so a stray byte pattern is unlikely to pass.
+ * Does a message start at @p (@cap bytes)? Asked where the tap picks a
+ * stream up (when it starts, or after losing its place), which should
+ * be between records: a mark of a sane length, then a call or a reply.
  */
 static bool wt_plausible(const unsigned char *p, uint32_t cap)
 {
