@@ -156,6 +156,13 @@ function median(a, n,   i, j, t) {
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 
+# The median of P[SK, 1..N], the gains of one row's pairs.
+function pair_median(p, sk, n,   a, j) {
+	for (j = 1; j <= n; j++)
+		a[j] = p[sk, j]
+	return median(a, n)
+}
+
 # The measured pairs: slope[fs, kernel, d] (us per call), npair[...].
 function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v, fd) {
 	for (x in lsk) {
@@ -190,14 +197,10 @@ function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v, fd) {
 			fps[fd, ++nfps[fd]] = ps[sk, j]
 		}
 		slope[sk] = median(a, n)
-		for (j = 1; j <= nprtt[sk]; j++)
-			a[j] = prtt[sk, j]
 		if (nprtt[sk])
-			rttslope[sk] = median(a, nprtt[sk])
-		for (j = 1; j <= npwire[sk]; j++)
-			a[j] = pwire[sk, j]
+			rttslope[sk] = pair_median(prtt, sk, nprtt[sk])
 		if (npwire[sk])
-			wireslope[sk] = median(a, npwire[sk])
+			wireslope[sk] = pair_median(pwire, sk, npwire[sk])
 		split(sk, f, SUBSEP)
 		# the rule's error on the pairs it came from
 		for (j = 1; j <= n; j++) {

@@ -40,23 +40,18 @@ TMPDIR=$lab_tmp "$here/run" --kernel stock --vers 4.2 --cases "$lab_tmp/cases" \
 	lab_bail "nfs-lab/run failed" "$lab_tmp/run.log"
 }
 
-# rtt_us DELAY: the client kernel's mean round trip of one call at DELAY
-# ms (mountstats: from its transmission to its reply's arrival).
-rtt_us() {
-	jq -r --argjson d "$1" '.cases[] | select(.delay_ms == $d) |
-		(.rpc_rtt_us / .client_calls) | floor' "$out"
+# at DELAY EXPR: EXPR (jq) of the case at DELAY ms, whole us.
+at() {
+	jq -r --argjson d "$1" ".cases[] | select(.delay_ms == \$d) |
+		$2 | floor" "$out"
 }
-# wall_us DELAY: the case's wall time per call at DELAY ms.
-wall_us() {
-	jq -r --argjson d "$1" '.cases[] | select(.delay_ms == $d) |
-		(.wall_us / .calls) | floor' "$out"
-}
-# wire_us DELAY: the server's median time per request on its interface
-# at DELAY ms, from a call's arrival to its reply's departure (its tap).
-wire_us() {
-	jq -r --argjson d "$1" '.cases[] | select(.delay_ms == $d) |
-		.wire_median_us' "$out"
-}
+# The client kernel's mean round trip of one call (mountstats: from its
+# transmission to its reply's arrival); the wall time per call; the
+# server's median time per request on its interface, from a call's
+# arrival to its reply's departure (its tap).
+rtt_us() { at "$1" '.rpc_rtt_us / .client_calls'; }
+wall_us() { at "$1" '.wall_us / .calls'; }
+wire_us() { at "$1" '.wire_median_us'; }
 echo "1..4"
 # Each of the three cases made calls, has the client's round trips and
 # the server's tap paired every call with its reply: else the

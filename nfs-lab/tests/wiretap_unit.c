@@ -19,6 +19,9 @@
 #define SNAP 65535 /* the tap's snap length */
 #define CLIENT_PORT 700
 #define MS 1000000ULL /* ns */
+#define SYN 0x02
+#define ACK 0x10
+#define DATA 0x18 /* PSH | ACK: a segment with data */
 
 /* Bytes of one TCP stream's data, built up by rec(). */
 struct seg {
@@ -85,10 +88,8 @@ static void feed_on(unsigned int port, int in, uint32_t seq,
 static void feed(int in, uint32_t seq, const unsigned char *data, size_t len,
 		 uint64_t ns)
 {
-	feed_on(CLIENT_PORT, in, seq, data, len, 0, 0x18, ns);
+	feed_on(CLIENT_PORT, in, seq, data, len, 0, DATA, ns);
 }
-
-#define SYN 0x02
 
 static void is_u(unsigned long long got, unsigned long long want,
 		 const char *desc)
@@ -216,7 +217,7 @@ static void test_reconnect(void)
 	feed(1, 3000000000u, c.d, c.len, 1 * MS);
 	feed(0, 4000000000u, r.d, r.len, 2 * MS);
 	feed_on(CLIENT_PORT, 1, 99, c.d, 0, 0, SYN, 3 * MS);
-	feed_on(CLIENT_PORT, 0, 500, c.d, 0, 0, SYN | 0x10, 3 * MS);
+	feed_on(CLIENT_PORT, 0, 500, c.d, 0, 0, SYN | ACK, 3 * MS);
 	c.len = r.len = 0;
 	rec(&c, 2, 0, 40, 1);
 	rec(&r, 2, 1, 30, 1);
@@ -237,10 +238,10 @@ static void test_two_clients(void)
 	wiretap_begin();
 	rec(&c, 3, 0, 40, 1);
 	rec(&r, 3, 1, 30, 1);
-	feed_on(700, 1, 0, c.d, c.len, 0, 0x18, 1 * MS);
-	feed_on(701, 1, 0, c.d, c.len, 0, 0x18, 5 * MS);
-	feed_on(700, 0, 0, r.d, r.len, 0, 0x18, 7 * MS);
-	feed_on(701, 0, 0, r.d, r.len, 0, 0x18, 8 * MS);
+	feed_on(700, 1, 0, c.d, c.len, 0, DATA, 1 * MS);
+	feed_on(701, 1, 0, c.d, c.len, 0, DATA, 5 * MS);
+	feed_on(700, 0, 0, r.d, r.len, 0, DATA, 7 * MS);
+	feed_on(701, 0, 0, r.d, r.len, 0, DATA, 8 * MS);
 	wiretap_end(&res);
 	is_u(res.requests, 2, "one XID from two clients: two requests");
 	is_u(res.sum_us, 6000 + 3000, "each timed from its own call");
@@ -280,7 +281,7 @@ static void test_padding(void)
 	rec(&r, 4, 1, 30, 1);
 	rec(&r, 99, 1, 0, 1); /* past the IP packet: padding */
 	feed(1, 0, c.d, c.len, 1 * MS);
-	feed_on(CLIENT_PORT, 0, 0, r.d, 42, 12, 0x18, 2 * MS);
+	feed_on(CLIENT_PORT, 0, 0, r.d, 42, 12, DATA, 2 * MS);
 	wiretap_end(&res);
 	is_u(res.requests, 1, "a reply followed by padding: one request");
 	is_u(res.unmatched, 0, "the padding is not read as a message");
