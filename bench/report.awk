@@ -4,7 +4,8 @@
 # ls case timed more than once; wall_us is then their median) rtt (NFS:
 # the client kernel's mean round trip per call, us; its first run) wire
 # (NFS: the server's median time per request on its interface, call in
-# to reply out, us; the first run)
+# to reply out, us; the first run) hold (NFS: the median time netem held
+# a reply, from the qdisc's taking it to its departure, us; first run)
 # Writes the Markdown to stdout, the summary to SUMMARY, gnuplot data
 # under PLOTDIR, the gnuplot script to GP and the plots' names to
 # PLOTLIST. FAILURES (kernel, fs, line) holds the last lines of each
@@ -66,6 +67,8 @@ function key(   k) {
 		rtt[k, $1] = $19
 	if ($20 != "")
 		wire[k, $1] = $20
+	if ($21 != "")
+		hold[k, $1] = $21
 	nrun++
 }
 
@@ -185,6 +188,8 @@ function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v, fd) {
 				prtt[sk, ++nprtt[sk]] = rtt[k, kern] - rtt[k0, kern]
 			if ((k, kern) in wire && (k0, kern) in wire)
 				pwire[sk, ++npwire[sk]] = wire[k, kern] - wire[k0, kern]
+			if ((k, kern) in hold)
+				phold[sk, ++nphold[sk]] = hold[k, kern]
 		}
 	}
 	for (sk in npair) {
@@ -201,6 +206,8 @@ function delay_slopes(   x, f, k, k0, j, kern, sk, n, a, v, fd) {
 			rttslope[sk] = pair_median(prtt, sk, nprtt[sk])
 		if (npwire[sk])
 			wireslope[sk] = pair_median(pwire, sk, npwire[sk])
+		if (nphold[sk])
+			holdmed[sk] = pair_median(phold, sk, nphold[sk])
 		split(sk, f, SUBSEP)
 		# the rule's error on the pairs it came from
 		for (j = 1; j <= n; j++) {
@@ -323,23 +330,30 @@ function delay_table(   sk, f, n, i, rows, r, w) {
 	      "without, median over the `ls` pairs. On the NFS server's " \
 	      "interface: each request from its call's arrival to its " \
 	      "reply's departure (an AF_PACKET tap in the server guest; " \
-	      "netem holds the replies there): the delay as applied. The NFS " \
+	      "netem holds the replies there). Held by netem: from the " \
+	      "moment netem takes a reply (a mirror of the interface's " \
+	      "egress before its qdisc) to its departure, with nothing " \
+	      "subtracted: the delay as the server applies it, the guest's " \
+	      "own wake-up when netem's timer fires included. The NFS " \
 	      "client kernel's own round trip (mountstats rtt: from sending " \
 	      "a call to its reply) and the wall time per call ((ms with − " \
 	      "ms without) / calls) add both guests' own cost of a wait: " \
 	      "under TCG a guest runs slower right after one (nfs-lab/t/delay.t).\n"
-	print "| fs | kernel | label ms | NFS server's interface, ms added | " \
+	print "| fs | kernel | label ms | held by netem, ms | " \
+	      "NFS server's interface, ms added | " \
 	      "NFS client round trip, ms added | wall time per call, ms | pairs |"
-	print "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
+	print "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 	for (i = 1; i <= n; i++) {
 		split(rows[i], f, SUBSEP)
-		r = w = "—"
+		h = r = w = "—"
+		if (rows[i] in holdmed)
+			h = sprintf("%.2f", holdmed[rows[i]] / 1000)
 		if (rows[i] in rttslope)
 			r = sprintf("%.2f", rttslope[rows[i]] / 1000)
 		if (rows[i] in wireslope)
 			w = sprintf("%.2f", wireslope[rows[i]] / 1000)
-		printf "| %s | %s | %s | %s | %s | %.2f | %d |\n", f[1], f[2],
-		       f[3], w, r, slope[rows[i]] / 1000, npair[rows[i]]
+		printf "| %s | %s | %s | %s | %s | %s | %.2f | %d |\n", f[1],
+		       f[2], f[3], h, w, r, slope[rows[i]] / 1000, npair[rows[i]]
 	}
 }
 

@@ -20,7 +20,8 @@ def case_problems($i):
 		 | want("\($w) .\($k)"; $c[$k]; "a string")),
 		(("n", "delay_ms", "calls", "wall_us", "client_calls",
 		  "rpc_rtt_us", "wire_requests", "wire_us", "wire_median_us",
-		  "wire_unmatched", "wire_dropped", "wire_lost") as $k
+		  "wire_unmatched", "wire_dropped", "wire_lost", "wire_held",
+		  "wire_hold_us", "wire_hold_median_us") as $k
 		 | select($c[$k] != null and ($c[$k] | type) != "number")
 		 | want("\($w) .\($k)"; $c[$k]; "a number")),
 		(("n", "delay_ms", "calls", "wall_us") as $k

@@ -446,23 +446,38 @@ static int lc_count(struct lab_run *r)
 	return 0;
 }
 
+/* What labctl's "tap off" says (wiretap.c). */
+struct lc_tap {
+	unsigned int requests, unmatched, dropped, lost, held;
+	unsigned long long sum, median, hold_sum, hold_median;
+};
+
+static int lc_tap_off(struct lc_tap *t, char *out, size_t size)
+{
+	int err = lc_ctl_call("tap off", out, size);
+
+	if (!err && sscanf(out, "%u %llu %llu %u %u %u %u %llu %llu",
+			   &t->requests, &t->sum, &t->median, &t->unmatched,
+			   &t->dropped, &t->lost, &t->held, &t->hold_sum,
+			   &t->hold_median) != 9)
+		err = -EPROTO;
+	return err;
+}
+
 /*
  * The server's tap (labctl, wiretap.c): its requests, each timed from
  * the call's arrival on its interface to the reply's departure, after
- * netem. Left out when it lost a packet, a stream or a pairing: a
- * partial sum would read as a faster server.
+ * netem; and the time netem held each reply, from its mirror. Left out
+ * when it lost a packet, a stream or a pairing: a partial sum would
+ * read as a faster server.
  */
 static void lc_wire(const struct lab_case *k, FILE *f)
 {
-	unsigned int requests, unmatched, dropped, lost;
-	unsigned long long sum, median;
 	char out[LAB_REPLY_MAX];
+	struct lc_tap t;
 	int err;
 
-	err = lc_ctl_call("tap off", out, sizeof(out));
-	if (!err && sscanf(out, "%u %llu %llu %u %u %u", &requests, &sum,
-			   &median, &unmatched, &dropped, &lost) != 6)
-		err = -EPROTO;
+	err = lc_tap_off(&t, out, sizeof(out));
 	if (err) {
 		fprintf(stderr, "labcase: case %u: labctl tap off: %s\n", k->id,
 			err == -EREMOTEIO ? out :
@@ -470,13 +485,20 @@ static void lc_wire(const struct lab_case *k, FILE *f)
 					    strerror(-err));
 		return;
 	}
-	if (unmatched || dropped || lost) {
+	if (t.unmatched || t.dropped || t.lost) {
 		fprintf(f, ",\"wire_unmatched\":%u,\"wire_dropped\":%u,"
-			   "\"wire_lost\":%u", unmatched, dropped, lost);
+			   "\"wire_lost\":%u", t.unmatched, t.dropped, t.lost);
 		return;
 	}
 	fprintf(f, ",\"wire_requests\":%u,\"wire_us\":%llu,"
-		   "\"wire_median_us\":%llu", requests, sum, median);
+		   "\"wire_median_us\":%llu,\"wire_held\":%u", t.requests,
+		t.sum, t.median, t.held);
+	if (t.held)
+		fprintf(f, ",\"wire_hold_us\":%llu,\"wire_hold_median_us\":%llu",
+			t.hold_sum, t.hold_median);
+	if (t.held != t.requests)
+		fprintf(stderr, "labcase: case %u: netem's hold timed for %u of %u requests (no mirror? the server's labctl.log says)\n",
+			k->id, t.held, t.requests);
 }
 
 /* What the server counted, by op, into @f; the round trips it saw. */

@@ -25,8 +25,11 @@
  *   netem DELAY_MS        netem delay on the lab interface, 0 to remove
  *   tap on                time NFS requests on the lab interface from now
  *   tap off               ok REQUESTS SUM_US MEDIAN_US UNMATCHED DROPPED
- *                         LOST: each request from its call's arrival to
- *                         its reply's departure (wiretap.c)
+ *                         LOST HELD HOLD_SUM_US HOLD_MEDIAN_US: each
+ *                         request from its call's arrival to its reply's
+ *                         departure, and the HELD ones' replies from
+ *                         netem's taking them to their departure
+ *                         (wiretap.c; none without the mirror, mirror.c)
  *   quit                  reply, then exit 0
  *
  * Requests are untrusted and checked the way the kernel checks a daemon's
@@ -61,16 +64,19 @@
 
 #include "case.h"
 #include "lab.h"
+#include "mirror.h"
 #include "netem.h"
 #include "wiretap.h"
 
 #define CTL_ARGS_MAX 3
 #define CTL_FILES_MAX 10000
 #define CTL_DELAY_MAX 10000
+#define CTL_MIRROR "labmirror0" /* the dummy device of the egress mirror */
 
 struct labctl {
 	int root; /* O_PATH descriptor of the export root */
 	const char *ifname; /* the lab link, for netem */
+	int mirror; /* ifindex of its egress mirror for the tap, or 0 */
 	bool quit;
 };
 
@@ -497,7 +503,7 @@ static int ctl_tap(struct labctl *c, char **argv, struct lab_buf *out)
 	int err;
 
 	if (!strcmp(argv[0], "on")) {
-		err = wiretap_start(c->ifname, LAB_NFS_PORT);
+		err = wiretap_start(c->ifname, c->mirror, LAB_NFS_PORT);
 		return err ? ctl_fail(out, err, "tap on", c->ifname) : 0;
 	}
 	if (strcmp(argv[0], "off"))
@@ -505,10 +511,11 @@ static int ctl_tap(struct labctl *c, char **argv, struct lab_buf *out)
 	err = wiretap_stop(&r);
 	if (err)
 		return ctl_fail(out, err, "tap off", c->ifname);
-	buf_printf(out, "%u %llu %llu %u %u %u", r.requests,
+	buf_printf(out, "%u %llu %llu %u %u %u %u %llu %llu", r.requests,
 		   (unsigned long long)r.sum_us,
 		   (unsigned long long)r.median_us, r.unmatched, r.dropped,
-		   r.lost);
+		   r.lost, r.held, (unsigned long long)r.hold_sum_us,
+		   (unsigned long long)r.hold_median_us);
 	return 0;
 }
 
@@ -688,6 +695,25 @@ static void __attribute__((noreturn)) ctl_usage(const char *what,
 	exit(2);
 }
 
+/*
+ * The lab link's egress mirror, for the tap to time netem's hold. The
+ * counts do not need it: without it the cases still run, and their wire
+ * times lack the hold (labcase says so).
+ */
+static void ctl_mirror(struct labctl *c)
+{
+	const char *step;
+	int ifindex;
+
+	ifindex = mirror_egress(c->ifname, CTL_MIRROR, &step);
+	if (ifindex < 0) {
+		fprintf(stderr, "labctl: no mirror of %s's egress, netem's hold is not timed: %s: %s\n",
+			c->ifname, step, strerror(-ifindex));
+		return;
+	}
+	c->mirror = ifindex;
+}
+
 int main(int argc, char **argv)
 {
 	struct labctl c = { .ifname = "eth0" };
@@ -734,6 +760,7 @@ int main(int argc, char **argv)
 			strerror(-err));
 		return 1;
 	}
+	ctl_mirror(&c);
 	lfd = ctl_listen(port);
 	if (lfd < 0) {
 		fprintf(stderr, "labctl: port %u: %s\n", port, strerror(-lfd));

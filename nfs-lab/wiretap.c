@@ -13,6 +13,13 @@
  * With no delay the same span is the server's own time per request; the
  * difference is what the delay added on the wire.
  *
+ * netem's hold itself is timed on a mirror (mirror.c): a copy of each
+ * frame taken as the root qdisc is handed it, sent out of a dummy
+ * device. From a reply's copy there to the reply's departure from eth0
+ * is the time the qdisc kept it, with no base case to subtract: what a
+ * delay costs each request as the server applies it, including the
+ * guest's own wake-up when netem's timer fires.
+ *
  * The socket is not read while a case runs: the kernel queues what the
  * filter keeps (TCP port 2049: segments with data, and SYNs, which start
  * a stream afresh), and wiretap_stop() reads it all at once, so the tap
@@ -57,24 +64,28 @@ struct wt_dir {
 
 struct wt_conn {
 	uint16_t peer; /* the client's port; 0: unused */
-	struct wt_dir in, out;
+	struct wt_dir in, out, queued;
 };
 
 struct wt_call {
 	uint32_t xid;
 	uint16_t peer; /* its stream */
 	bool waiting; /* for its reply */
+	bool queued; /* its reply is in the qdisc, since queued_ns */
 	uint64_t ns;
+	uint64_t queued_ns;
 };
 
 static struct {
 	int keeper; /* holds the kernel's timestamping switch on */
 	int fd;
+	int ifindex, mirror; /* the interface; its mirror, or 0 */
 	struct wt_conn conns[WT_CONNS];
 	struct wt_call pending[WT_PENDING];
 	unsigned int npending; /* calls ever put in the ring */
 	uint64_t samples[WT_SAMPLES]; /* ns, call in to reply out */
-	uint64_t sum_ns;
+	uint64_t holds[WT_SAMPLES]; /* ns, reply queued to reply out */
+	uint64_t sum_ns, hold_sum_ns;
 	struct wiretap_result res;
 	unsigned char frame[WT_SNAPLEN];
 } wt = { .keeper = -1, .fd = -1 };
@@ -151,18 +162,21 @@ static int wt_filter(int fd, unsigned int port)
 			  sizeof(prog)) ? -errno : 0;
 }
 
-static int wt_open(const char *ifname, unsigned int port)
+/*
+ * A socket on @ifindex alone, or with a @mirror on every interface: the
+ * two then share one queue, in the order the kernel saw their frames (a
+ * reply's copy before the reply itself).
+ */
+static int wt_open(int ifindex, int mirror, unsigned int port)
 {
 	struct sockaddr_ll sa = {
 		.sll_family = AF_PACKET,
 		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = mirror ? 0 : ifindex,
 	};
 	int size = WT_RCVBUF;
 	int fd, err;
 
-	sa.sll_ifindex = if_nametoindex(ifname);
-	if (!sa.sll_ifindex)
-		return -errno;
 	/* Protocol 0: nothing arrives before the filter is in place. */
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
@@ -189,26 +203,33 @@ static int wt_open(const char *ifname, unsigned int port)
 /**
  * wiretap_start - tap @ifname's RPCs on TCP @port from now on
  * @ifname: the server's interface
+ * @mirror: the ifindex of @ifname's egress mirror (mirror.c), or 0: the
+ *          replies' time in the qdisc is then not timed
  * @port: the RPC service's port (2049)
  *
  * A tap still running is stopped and its packets dropped.
  *
  * Return: 0 or -errno.
  */
-int wiretap_start(const char *ifname, unsigned int port)
+int wiretap_start(const char *ifname, int mirror, unsigned int port)
 {
+	int ifindex = if_nametoindex(ifname);
 	int fd, err;
 
 	if (wt.fd >= 0)
 		close(wt.fd);
 	wt.fd = -1;
+	if (!ifindex)
+		return -errno;
 	err = wiretap_init();
 	if (err)
 		return err;
-	fd = wt_open(ifname, port);
+	fd = wt_open(ifindex, mirror, port);
 	if (fd < 0)
 		return fd;
 	wt.fd = fd;
+	wt.ifindex = ifindex;
+	wt.mirror = mirror;
 	wiretap_begin();
 	return 0;
 }
@@ -225,6 +246,7 @@ void wiretap_begin(void)
 	wt.npending = 0;
 	memset(wt.pending, 0, sizeof(wt.pending));
 	wt.sum_ns = 0;
+	wt.hold_sum_ns = 0;
 	memset(&wt.res, 0, sizeof(wt.res));
 }
 
@@ -263,7 +285,8 @@ static void wt_call_in(uint16_t peer, uint32_t xid, uint64_t ns)
 	};
 }
 
-static void wt_reply_out(uint16_t peer, uint32_t xid, uint64_t ns)
+/* The call on stream @peer with @xid still waiting for its reply. */
+static struct wt_call *wt_waiting(uint16_t peer, uint32_t xid)
 {
 	unsigned int i, n = wt.npending < WT_PENDING ? wt.npending : WT_PENDING;
 	struct wt_call *c;
@@ -272,34 +295,66 @@ static void wt_reply_out(uint16_t peer, uint32_t xid, uint64_t ns)
 	for (i = 0; i < n; i++) {
 		c = &wt.pending[(wt.npending - 1 - i) % WT_PENDING];
 		if (c->waiting && c->xid == xid && c->peer == peer)
-			break;
+			return c;
 	}
-	if (i == n) {
+	return NULL;
+}
+
+/*
+ * A reply handed to the qdisc. A reply without a call seen is counted
+ * as it leaves; a copy seen again (a retransmission) keeps the first.
+ */
+static void wt_reply_queued(uint16_t peer, uint32_t xid, uint64_t ns)
+{
+	struct wt_call *c = wt_waiting(peer, xid);
+
+	if (c && !c->queued) {
+		c->queued = true;
+		c->queued_ns = ns;
+	}
+}
+
+static void wt_reply_out(uint16_t peer, uint32_t xid, uint64_t ns)
+{
+	struct wt_call *c = wt_waiting(peer, xid);
+
+	if (!c) {
 		wt.res.unmatched++;
 		return;
 	}
 	c->waiting = false;
-	if (ns < c->ns) { /* the clock stepped back: no time to give */
-		wt.res.lost++;
+	if (ns < c->ns || (c->queued && ns < c->queued_ns)) {
+		wt.res.lost++; /* the clock stepped back: no time to give */
 		return;
 	}
 	if (wt.res.requests < WT_SAMPLES)
 		wt.samples[wt.res.requests] = ns - c->ns;
 	wt.res.requests++;
 	wt.sum_ns += ns - c->ns;
+	if (!c->queued)
+		return;
+	if (wt.res.held < WT_SAMPLES)
+		wt.holds[wt.res.held] = ns - c->queued_ns;
+	wt.res.held++;
+	wt.hold_sum_ns += ns - c->queued_ns;
 }
 
-/* A message starts at @p: a call coming in or a reply going out counts. */
-static void wt_message(const unsigned char *p, uint16_t peer, bool in,
-		       uint64_t ns)
+/*
+ * A message starts at @p: a call coming in, a reply queued or going out
+ * counts; the rest is NFSv4.1's backchannel, the server calling the
+ * client.
+ */
+static void wt_message(const unsigned char *p, uint16_t peer,
+		       enum wiretap_view view, uint64_t ns)
 {
 	uint32_t xid = wt_be32(p), type = wt_be32(p + 4);
 
-	if (in && type == RPC_CALL)
+	if (view == WIRETAP_IN && type == RPC_CALL)
 		wt_call_in(peer, xid, ns);
-	else if (!in && type == RPC_REPLY)
+	else if (view == WIRETAP_QUEUED && type == RPC_REPLY)
+		wt_reply_queued(peer, xid, ns);
+	else if (view == WIRETAP_OUT && type == RPC_REPLY)
 		wt_reply_out(peer, xid, ns);
-	/* else NFSv4.1's backchannel, the server calling the client */
 }
 
 /*
@@ -325,7 +380,7 @@ static bool wt_plausible(const unsigned char *p, uint32_t cap)
  */
 static void wt_segment(struct wt_dir *d, uint16_t peer, uint32_t seq,
 		       const unsigned char *p, uint32_t cap, uint32_t len,
-		       bool in, uint64_t ns)
+		       enum wiretap_view view, uint64_t ns)
 {
 	uint32_t off, mark;
 
@@ -353,7 +408,7 @@ static void wt_segment(struct wt_dir *d, uint16_t peer, uint32_t seq,
 		}
 		mark = wt_be32(p + off);
 		if (!d->more)
-			wt_message(p + off + 4, peer, in, ns);
+			wt_message(p + off + 4, peer, view, ns);
 		d->more = !(mark >> 31);
 		d->next = seq + off + 4 + (mark & 0x7fffffff);
 		off = d->next - seq;
@@ -365,11 +420,13 @@ static void wt_segment(struct wt_dir *d, uint16_t peer, uint32_t seq,
  * @f: the frame, from its Ethernet header: IPv4, TCP, to or from the
  *     RPC port (the socket's filter checked that)
  * @n: the bytes captured, at most the snap length
- * @in: received (a call's direction) rather than sent
+ * @view: where it was seen
  * @ns: the kernel's timestamp
  */
-void wiretap_frame(const unsigned char *f, size_t n, bool in, uint64_t ns)
+void wiretap_frame(const unsigned char *f, size_t n, enum wiretap_view view,
+		   uint64_t ns)
 {
+	bool in = view == WIRETAP_IN;
 	size_t ip = ETHER_HDR_LEN, tcp, data;
 	uint32_t total, len, cap;
 	struct wt_conn *c;
@@ -390,7 +447,7 @@ void wiretap_frame(const unsigned char *f, size_t n, bool in, uint64_t ns)
 	c = wt_conn(peer);
 	if (!c)
 		return;
-	d = in ? &c->in : &c->out;
+	d = in ? &c->in : view == WIRETAP_OUT ? &c->out : &c->queued;
 	if (f[tcp + 13] & 0x02) {
 		/* SYN: a new connection from the same port; data from seq + 1. */
 		*d = (struct wt_dir){ .synced = true,
@@ -401,7 +458,24 @@ void wiretap_frame(const unsigned char *f, size_t n, bool in, uint64_t ns)
 	cap = n - data < len ? n - data : len;
 	if (len)
 		wt_segment(d, peer, wt_be32(f + tcp + 4), f + data, cap, len,
-			   in, ns);
+			   view, ns);
+}
+
+/* Where the socket saw the frame @from: 0, or -1 if not one to time. */
+static int wt_view(const struct sockaddr_ll *from, enum wiretap_view *view)
+{
+	if (from->sll_ifindex == wt.ifindex &&
+	    from->sll_pkttype == PACKET_HOST)
+		*view = WIRETAP_IN;
+	else if (from->sll_ifindex == wt.ifindex &&
+		 from->sll_pkttype == PACKET_OUTGOING)
+		*view = WIRETAP_OUT;
+	else if (wt.mirror && from->sll_ifindex == wt.mirror &&
+		 from->sll_pkttype == PACKET_OUTGOING)
+		*view = WIRETAP_QUEUED;
+	else
+		return -1;
+	return 0;
 }
 
 /*
@@ -417,6 +491,7 @@ static int wt_drain(void)
 	struct msghdr m = { 0 };
 	struct cmsghdr *cm;
 	struct timespec ts, now;
+	enum wiretap_view view;
 	ssize_t n;
 
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -435,16 +510,15 @@ static int wt_drain(void)
 		    cm->cmsg_type != SCM_TIMESTAMPNS)
 			return -EPROTO;
 		memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
-		if (from.sll_pkttype != PACKET_HOST &&
-		    from.sll_pkttype != PACKET_OUTGOING)
+		if (wt_view(&from, &view))
 			continue;
 		if (ts.tv_sec > now.tv_sec ||
 		    (ts.tv_sec == now.tv_sec && ts.tv_nsec >= now.tv_nsec)) {
 			wt.res.lost++;
 			continue;
 		}
-		wiretap_frame(wt.frame, n, from.sll_pkttype == PACKET_HOST,
-			 (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+		wiretap_frame(wt.frame, n, view,
+			      (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
 	}
 }
 
@@ -455,20 +529,21 @@ static int wt_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static uint64_t wt_median_us(void)
+/* The median of the first @count of @v (ns; at most WT_SAMPLES), in us. */
+static uint64_t wt_median_us(uint64_t *v, unsigned int count)
 {
-	unsigned int n = wt.res.requests < WT_SAMPLES ? wt.res.requests :
-							 WT_SAMPLES;
+	unsigned int n = count < WT_SAMPLES ? count : WT_SAMPLES;
 
 	if (!n)
 		return 0;
-	qsort(wt.samples, n, sizeof(wt.samples[0]), wt_cmp);
-	return (wt.samples[(n - 1) / 2] + wt.samples[n / 2]) / 2 / 1000;
+	qsort(v, n, sizeof(v[0]), wt_cmp);
+	return (v[(n - 1) / 2] + v[n / 2]) / 2 / 1000;
 }
 
 /**
  * wiretap_stop - end the tap and say what it saw
- * @res: requests paired, their summed and median time, what was left
+ * @res: requests paired, their summed and median time, the same of the
+ *       replies' time in the qdisc, what was left
  *
  * Return: 0, -ENOENT if no tap runs, or -errno.
  */
@@ -493,7 +568,8 @@ int wiretap_stop(struct wiretap_result *res)
 
 /**
  * wiretap_end - what the frames since wiretap_begin() add up to
- * @res: requests paired, their summed and median time, what was left
+ * @res: requests paired, their summed and median time, the same of the
+ *       replies' time in the qdisc, what was left
  *       unpaired (calls still waiting count now); @res->dropped is the
  *       socket's business
  */
@@ -506,6 +582,8 @@ void wiretap_end(struct wiretap_result *res)
 		wt.pending[i].waiting = false;
 	}
 	wt.res.sum_us = wt.sum_ns / 1000;
-	wt.res.median_us = wt_median_us();
+	wt.res.median_us = wt_median_us(wt.samples, wt.res.requests);
+	wt.res.hold_sum_us = wt.hold_sum_ns / 1000;
+	wt.res.hold_median_us = wt_median_us(wt.holds, wt.res.held);
 	*res = wt.res;
 }

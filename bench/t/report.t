@@ -98,6 +98,7 @@ ok '"$report" --no-plots --out "$tmp/l" "$tmp/leak.json" >/dev/null &&
 # per round trip ((26000 - 2000) / 24 calls = 1.00 ms at 1 ms). On NFS
 # also the client kernel's round trip: (36000 - 12000) us / 24 calls =
 # 1.00 ms added, and the server's interface 1400 - 350 us = 1.05 ms,
+# of which netem held each reply 1.10 ms (1100 us, not a difference),
 # where the wall time says (40000 - 4000) / 24 = 1.50.
 d='"kernel":"stock","fs":"fuse","mount_opts":"entry_timeout=60,attr_timeout=60","workload":"ls","call":"gnu-ls","form":"long","sync":"as-stat","object":"dir","cache":"cold","n":100'
 nd='"kernel":"stock","fs":"nfs4.2","mount_opts":"vers=4.2","workload":"ls","call":"gnu-ls","form":"long","sync":"as-stat","object":"dir","cache":"cold","n":100'
@@ -107,16 +108,16 @@ cat >"$tmp/runs.json" <<EOF
 {$d,"delay_ms":0,"server":{},"calls":24,"wall_us":2000,"wall_us_runs":[2100,1900,2000]},
 {$d,"delay_ms":1,"server":{},"calls":24,"wall_us":26000,"wall_us_runs":[26000,25500,26500]},
 {$nd,"delay_ms":0,"server":{},"calls":24,"client_calls":24,"rpc_rtt_us":12000,"wire_requests":24,"wire_us":8400,"wire_median_us":350,"wall_us":4000},
-{$nd,"delay_ms":1,"server":{},"calls":24,"client_calls":24,"rpc_rtt_us":36000,"wire_requests":24,"wire_us":33600,"wire_median_us":1400,"wall_us":40000}]}
+{$nd,"delay_ms":1,"server":{},"calls":24,"client_calls":24,"rpc_rtt_us":36000,"wire_requests":24,"wire_us":33600,"wire_median_us":1400,"wire_held":24,"wire_hold_us":26400,"wire_hold_median_us":1100,"wall_us":40000}]}
 EOF
 ok '"$report" --no-plots --out "$tmp/r" "$tmp/runs.json" >/dev/null' "report runs on repeated runs"
 ok 'grep -qF "| GNU ls -l | 100 | 2.00±0.10 | 26.00±0.50 |" "$tmp/r/report.md"' \
 	"a repeated time: median ± half the range, in ms"
 ok 'grep -qF "Guest clocks (clocksource, the others it had, CLOCK_MONOTONIC resolution): stock/fuse: tsc (of tsc hpet acpi_pm), 1 ns." "$tmp/r/report.md"' \
 	"the guests' clocks are stated"
-has "$tmp/r/report.md" "| fuse | stock | 1 | — | — | 1.00 | 1 |" \
+has "$tmp/r/report.md" "| fuse | stock | 1 | — | — | — | 1.00 | 1 |" \
 	"the delay label beside the measured time per round trip"
-has "$tmp/r/report.md" "| nfs4.2 | stock | 1 | 1.05 | 1.00 | 1.50 | 1 |" \
+has "$tmp/r/report.md" "| nfs4.2 | stock | 1 | 1.10 | 1.05 | 1.00 | 1.50 | 1 |" \
 	"on NFS what the server's interface and the client's round trip gained"
 # Two kernel versions (fixtures/versions.json, written by hand: stock
 # and patched on 6.1 and on 6.12, an nfs3 case on a nocto mount and a

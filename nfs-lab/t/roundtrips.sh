@@ -106,14 +106,17 @@ nl_t_is 15 .server.GETATTR 96 "deep tree expired: all GETATTR"
 nl_t_is 16 .calls "32 32 0" "deep tree expired, DONT_SYNC: the directories only"
 # Every case: the server's tap on its interface (nfs-lab/wiretap.c)
 # paired each round trip the server counted with its reply, by XID,
-# and lost nothing. Exact: a call is one RPC record, and the filter
-# keeps every segment of port 2049 that carries data.
+# lost nothing, and saw each reply also on the egress mirror as the
+# qdisc took it (its hold timed). Exact: a call is one RPC record, and
+# the filter keeps every segment of port 2049 that carries data.
 nl_t_ok "jq -e --arg fs $nl_t_fs '[.cases[] | select(.fs == \$fs)] |
-	all(.wire_requests == .calls and .wire_lost == null)' \
+	all(.wire_requests == .calls and .wire_held == .calls and
+	    .wire_lost == null)' \
 	\"\$lab_tmp/out.json\" >/dev/null" \
-	"$nl_t_fs: the server's tap paired every round trip of every case" \
+	"$nl_t_fs: the server's tap paired and held every round trip of every case" \
 	"jq -c --arg fs $nl_t_fs '.cases[] | select(.fs == \$fs) |
-	{id, calls, wire_requests, wire_unmatched, wire_dropped, wire_lost}' \
+	{id, calls, wire_requests, wire_held, wire_unmatched, wire_dropped,
+	 wire_lost}' \
 	\"\$lab_tmp/out.json\" | sed 's/^/#   /'"
 done
 exit $nl_t_failed

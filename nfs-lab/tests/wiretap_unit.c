@@ -22,6 +22,9 @@
 #define SYN 0x02
 #define ACK 0x10
 #define DATA 0x18 /* PSH | ACK: a segment with data */
+#define IN WIRETAP_IN
+#define OUT WIRETAP_OUT
+#define QUEUED WIRETAP_QUEUED
 
 /* Bytes of one TCP stream's data, built up by rec(). */
 struct seg {
@@ -58,16 +61,18 @@ static void frag(struct seg *s, size_t body, int last)
 
 /*
  * Feed one frame of the client at @port, carrying @len bytes of @data at
- * sequence @seq, coming in (a call's direction) or going out, at @ns,
+ * sequence @seq, coming in (a call's direction), going out or mirrored
+ * as the qdisc takes it (a reply's direction, both), at @ns,
  * with TCP @flags and @pad bytes after the IP packet (Ethernet padding);
  * captured as the tap would: the first SNAP bytes.
  */
-static void feed_on(unsigned int port, int in, uint32_t seq,
+static void feed_on(unsigned int port, enum wiretap_view view, uint32_t seq,
 		    const unsigned char *data, size_t len, size_t pad,
 		    unsigned char flags, uint64_t ns)
 {
 	unsigned char f[HDRS + 4096] = { 0 };
 	size_t n = HDRS + len + pad;
+	int in = view == IN;
 
 	f[12] = 0x08; /* IPv4 */
 	f[ETH] = 0x45;
@@ -82,13 +87,13 @@ static void feed_on(unsigned int port, int in, uint32_t seq,
 	f[ETH + IP + 12] = 5 << 4;
 	f[ETH + IP + 13] = flags;
 	memcpy(f + HDRS, data, len + pad);
-	wiretap_frame(f, n < SNAP ? n : SNAP, in, ns);
+	wiretap_frame(f, n < SNAP ? n : SNAP, view, ns);
 }
 
-static void feed(int in, uint32_t seq, const unsigned char *data, size_t len,
-		 uint64_t ns)
+static void feed(enum wiretap_view view, uint32_t seq,
+		 const unsigned char *data, size_t len, uint64_t ns)
 {
-	feed_on(CLIENT_PORT, in, seq, data, len, 0, DATA, ns);
+	feed_on(CLIENT_PORT, view, seq, data, len, 0, DATA, ns);
 }
 
 static void is_u(unsigned long long got, unsigned long long want,
@@ -107,8 +112,8 @@ static void test_one(void)
 	wiretap_begin();
 	rec(&c, 7, 0, 100, 1);
 	rec(&r, 7, 1, 60, 1);
-	feed(1, 1000, c.d, c.len, 1 * MS);
-	feed(0, 5000, r.d, r.len, 11 * MS);
+	feed(IN, 1000, c.d, c.len, 1 * MS);
+	feed(OUT, 5000, r.d, r.len, 11 * MS);
 	wiretap_end(&res);
 	is_u(res.requests, 1, "a call and its reply: one request");
 	is_u(res.sum_us, 10000, "timed from the call's arrival to the reply's departure");
@@ -131,14 +136,14 @@ static void test_streams(void)
 	rec(&c, 2, 0, 40, 1);
 	rec(&r, 1, 1, 30, 1);
 	rec(&r, 2, 1, 2000, 1);
-	feed(1, 100, c.d, c.len, 0);
-	feed(0, 900, r.d, 100, 2 * MS);
-	feed(0, 1000, r.d + 100, 1000, 3 * MS);
-	feed(0, 2000, r.d + 1100, r.len - 1100, 4 * MS);
+	feed(IN, 100, c.d, c.len, 0);
+	feed(OUT, 900, r.d, 100, 2 * MS);
+	feed(OUT, 1000, r.d + 100, 1000, 3 * MS);
+	feed(OUT, 2000, r.d + 1100, r.len - 1100, 4 * MS);
 	rec(&c3, 3, 0, 40, 1);
 	rec(&r3, 3, 1, 30, 1);
-	feed(1, 100 + c.len, c3.d, c3.len, 5 * MS);
-	feed(0, 900 + r.len, r3.d, r3.len, 6 * MS);
+	feed(IN, 100 + c.len, c3.d, c3.len, 5 * MS);
+	feed(OUT, 900 + r.len, r3.d, r3.len, 6 * MS);
 	wiretap_end(&res);
 	is_u(res.requests, 3, "two calls in a segment, a reply over three: every pair found");
 	is_u(res.sum_us, 2000 + 2000 + 1000,
@@ -155,16 +160,16 @@ static void test_noise(void)
 
 	wiretap_begin();
 	rec(&c, 9, 0, 40, 1);
-	feed(1, 0, c.d, c.len, 1 * MS);
-	feed(1, 0, c.d, c.len, 3 * MS); /* the same bytes again */
+	feed(IN, 0, c.d, c.len, 1 * MS);
+	feed(IN, 0, c.d, c.len, 3 * MS); /* the same bytes again */
 	rec(&cb, 77, 0, 40, 1); /* the server calls the client */
 	rec(&r, 9, 1, 30, 1);
-	feed(0, 0, cb.d, cb.len, 4 * MS);
-	feed(0, cb.len, r.d, r.len, 5 * MS);
+	feed(OUT, 0, cb.d, cb.len, 4 * MS);
+	feed(OUT, cb.len, r.d, r.len, 5 * MS);
 	rec(&cbr, 77, 1, 20, 1); /* the client answers */
 	rec(&c2, 10, 0, 40, 1); /* a call never answered */
-	feed(1, c.len, cbr.d, cbr.len, 6 * MS);
-	feed(1, c.len + cbr.len, c2.d, c2.len, 7 * MS);
+	feed(IN, c.len, cbr.d, cbr.len, 6 * MS);
+	feed(IN, c.len + cbr.len, c2.d, c2.len, 7 * MS);
 	wiretap_end(&res);
 	is_u(res.requests, 1, "a retransmission and the backchannel add no request");
 	is_u(res.sum_us, 4000, "a retransmitted call counts from its first copy");
@@ -181,8 +186,8 @@ static void test_fragments(void)
 	rec(&c, 5, 0, 20, 0);
 	frag(&c, 20, 1);
 	rec(&r, 5, 1, 20, 1);
-	feed(1, 0, c.d, c.len, 0);
-	feed(0, 0, r.d, r.len, 1 * MS);
+	feed(IN, 0, c.d, c.len, 0);
+	feed(OUT, 0, r.d, r.len, 1 * MS);
 	wiretap_end(&res);
 	is_u(res.requests, 1, "a call in two fragments is one request");
 	is_u(res.unmatched, 0, "its second fragment is not taken for a call");
@@ -196,7 +201,7 @@ static void test_stray(void)
 
 	wiretap_begin();
 	rec(&r, 42, 1, 20, 1);
-	feed(0, 0, r.d, r.len, 0);
+	feed(OUT, 0, r.d, r.len, 0);
 	wiretap_end(&res);
 	is_u(res.requests, 0, "a reply without its call is no request");
 	is_u(res.unmatched, 1, "and is counted as unpaired");
@@ -214,15 +219,15 @@ static void test_reconnect(void)
 	wiretap_begin();
 	rec(&c, 1, 0, 40, 1);
 	rec(&r, 1, 1, 30, 1);
-	feed(1, 3000000000u, c.d, c.len, 1 * MS);
-	feed(0, 4000000000u, r.d, r.len, 2 * MS);
-	feed_on(CLIENT_PORT, 1, 99, c.d, 0, 0, SYN, 3 * MS);
-	feed_on(CLIENT_PORT, 0, 500, c.d, 0, 0, SYN | ACK, 3 * MS);
+	feed(IN, 3000000000u, c.d, c.len, 1 * MS);
+	feed(OUT, 4000000000u, r.d, r.len, 2 * MS);
+	feed_on(CLIENT_PORT, IN, 99, c.d, 0, 0, SYN, 3 * MS);
+	feed_on(CLIENT_PORT, OUT, 500, c.d, 0, 0, SYN | ACK, 3 * MS);
 	c.len = r.len = 0;
 	rec(&c, 2, 0, 40, 1);
 	rec(&r, 2, 1, 30, 1);
-	feed(1, 100, c.d, c.len, 4 * MS);
-	feed(0, 501, r.d, r.len, 7 * MS);
+	feed(IN, 100, c.d, c.len, 4 * MS);
+	feed(OUT, 501, r.d, r.len, 7 * MS);
 	wiretap_end(&res);
 	is_u(res.requests, 2, "a reconnection from the same port: both streams paired");
 	is_u(res.sum_us, 1000 + 3000, "each on its own stream");
@@ -238,10 +243,10 @@ static void test_two_clients(void)
 	wiretap_begin();
 	rec(&c, 3, 0, 40, 1);
 	rec(&r, 3, 1, 30, 1);
-	feed_on(700, 1, 0, c.d, c.len, 0, DATA, 1 * MS);
-	feed_on(701, 1, 0, c.d, c.len, 0, DATA, 5 * MS);
-	feed_on(700, 0, 0, r.d, r.len, 0, DATA, 7 * MS);
-	feed_on(701, 0, 0, r.d, r.len, 0, DATA, 8 * MS);
+	feed_on(700, IN, 0, c.d, c.len, 0, DATA, 1 * MS);
+	feed_on(701, IN, 0, c.d, c.len, 0, DATA, 5 * MS);
+	feed_on(700, OUT, 0, r.d, r.len, 0, DATA, 7 * MS);
+	feed_on(701, OUT, 0, r.d, r.len, 0, DATA, 8 * MS);
 	wiretap_end(&res);
 	is_u(res.requests, 2, "one XID from two clients: two requests");
 	is_u(res.sum_us, 6000 + 3000, "each timed from its own call");
@@ -258,13 +263,13 @@ static void test_lost(void)
 
 	wiretap_begin();
 	rec(&c, 1, 0, 40, 1);
-	feed(1, 0, c.d, c.len, 1 * MS);
-	feed(1, c.len + 100, c.d, c.len, 2 * MS);
+	feed(IN, 0, c.d, c.len, 1 * MS);
+	feed(IN, c.len + 100, c.d, c.len, 2 * MS);
 	wiretap_end(&res);
 	is_u(res.lost, 1, "a gap in the stream is counted as lost");
 	memset(junk.d, 0x41, 64);
 	wiretap_begin();
-	feed(0, 0, junk.d, 64, 1 * MS);
+	feed(OUT, 0, junk.d, 64, 1 * MS);
 	wiretap_end(&res);
 	is_u(res.lost, 1, "a stream picked up mid-record is counted as lost");
 	is_u(res.unmatched, 0, "and its bytes are not taken for a reply");
@@ -280,11 +285,61 @@ static void test_padding(void)
 	rec(&c, 4, 0, 40, 1);
 	rec(&r, 4, 1, 30, 1);
 	rec(&r, 99, 1, 0, 1); /* past the IP packet: padding */
-	feed(1, 0, c.d, c.len, 1 * MS);
-	feed_on(CLIENT_PORT, 0, 0, r.d, 42, 12, DATA, 2 * MS);
+	feed(IN, 0, c.d, c.len, 1 * MS);
+	feed_on(CLIENT_PORT, OUT, 0, r.d, 42, 12, DATA, 2 * MS);
 	wiretap_end(&res);
 	is_u(res.requests, 1, "a reply followed by padding: one request");
 	is_u(res.unmatched, 0, "the padding is not read as a message");
+}
+
+/*
+ * netem's hold, from a reply's mirrored copy (as the qdisc takes it) to
+ * its departure: two replies queued in one segment and leaving in two,
+ * a copy seen twice (a retransmission), a reply with no copy.
+ */
+static void test_hold(void)
+{
+	struct seg c = { 0 }, r = { 0 }, c3 = { 0 }, r3 = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 1, 0, 40, 1);
+	rec(&c, 2, 0, 40, 1);
+	rec(&r, 1, 1, 30, 1);
+	rec(&r, 2, 1, 30, 1);
+	feed(IN, 0, c.d, c.len, 1 * MS);
+	feed(QUEUED, 0, r.d, r.len, 2 * MS);
+	feed(QUEUED, 0, r.d, r.len, 5 * MS); /* the same bytes again */
+	feed(OUT, 0, r.d, 42, 3 * MS);
+	feed(OUT, 42, r.d + 42, r.len - 42, 4 * MS);
+	rec(&c3, 3, 0, 40, 1);
+	rec(&r3, 3, 1, 30, 1);
+	feed(IN, c.len, c3.d, c3.len, 10 * MS);
+	feed(OUT, r.len, r3.d, r3.len, 12 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 3, "three requests");
+	is_u(res.held, 2, "two with a copy from the qdisc");
+	is_u(res.hold_sum_us, 3000,
+	     "held from the first copy to the departure: 1 and 2 ms");
+	is_u(res.hold_median_us, 1500, "the median of 1 and 2 ms");
+	is_u(res.sum_us, 2000 + 3000 + 2000,
+	     "the request times are the same with or without a copy");
+	is_u(res.unmatched, 0, "a copy is not a reply of its own");
+}
+
+/* A copy of a reply to a call the tap never saw: nothing is held. */
+static void test_hold_stray(void)
+{
+	struct seg r = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&r, 42, 1, 20, 1);
+	feed(QUEUED, 0, r.d, r.len, 0);
+	feed(OUT, 0, r.d, r.len, 1 * MS);
+	wiretap_end(&res);
+	is_u(res.held, 0, "a copy without its call holds nothing");
+	is_u(res.unmatched, 1, "its reply is counted once, as unpaired");
 }
 
 int main(void)
@@ -298,6 +353,8 @@ int main(void)
 	test_two_clients();
 	test_lost();
 	test_padding();
+	test_hold();
+	test_hold_stray();
 	printf("1..%d\n", test_count);
 	return fail_count ? 1 : 0;
 }
