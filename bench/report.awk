@@ -315,7 +315,7 @@ function tms(k, kern) {
 
 # The injected delays: each label beside the extra time per round trip
 # measured by the pairs of cases with and without it (delay_slopes).
-function delay_table(   sk, f, n, i, rows, r, w) {
+function delay_table(   sk, f, n, i, rows, r, w, h) {
 	n = 0
 	for (sk in npair)
 		rows[++n] = sk

@@ -493,11 +493,12 @@ static void lc_wire(const struct lab_case *k, FILE *f)
 	fprintf(f, ",\"wire_requests\":%u,\"wire_us\":%llu,"
 		   "\"wire_median_us\":%llu,\"wire_held\":%u", t.requests,
 		t.sum, t.median, t.held);
-	if (t.held)
+	/* The hold of every request or none, as for the times above. */
+	if (t.held == t.requests && t.held)
 		fprintf(f, ",\"wire_hold_us\":%llu,\"wire_hold_median_us\":%llu",
 			t.hold_sum, t.hold_median);
-	if (t.held != t.requests)
-		fprintf(stderr, "labcase: case %u: netem's hold timed for %u of %u requests (no mirror? the server's labctl.log says)\n",
+	else if (t.held != t.requests)
+		fprintf(stderr, "labcase: case %u: netem's hold timed for %u of %u requests, left out (no mirror? the server's labctl.log says)\n",
 			k->id, t.held, t.requests);
 }
 

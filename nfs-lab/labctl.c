@@ -702,13 +702,13 @@ static void __attribute__((noreturn)) ctl_usage(const char *what,
  */
 static void ctl_mirror(struct labctl *c)
 {
-	const char *step;
+	char why[256];
 	int ifindex;
 
-	ifindex = mirror_egress(c->ifname, CTL_MIRROR, &step);
+	ifindex = mirror_egress(c->ifname, CTL_MIRROR, why, sizeof(why));
 	if (ifindex < 0) {
 		fprintf(stderr, "labctl: no mirror of %s's egress, netem's hold is not timed: %s: %s\n",
-			c->ifname, step, strerror(-ifindex));
+			c->ifname, why, strerror(-ifindex));
 		return;
 	}
 	c->mirror = ifindex;

@@ -2,6 +2,9 @@
 #ifndef NFS_LAB_MIRROR_H
 #define NFS_LAB_MIRROR_H
 
-int mirror_egress(const char *ifname, const char *name, const char **step);
+#include <stddef.h>
+
+int mirror_egress(const char *ifname, const char *name, char *why,
+		  size_t size);
 
 #endif /* NFS_LAB_MIRROR_H */

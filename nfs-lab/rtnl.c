@@ -6,11 +6,15 @@
  * of messages. Each request is acknowledged or refused by the kernel.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "rtnl.h"
+
+/* The kernel's own words on the last refusal (extended ack), or "". */
+static char rtnl_msg[256];
 
 /* Where the next attribute goes. */
 static struct rtattr *rtnl_tail(struct rtnl_req *r)
@@ -74,11 +78,52 @@ void rtnl_nest_end(struct rtnl_req *r, struct rtattr *nest)
 	nest->rta_len = (char *)rtnl_tail(r) - (char *)nest;
 }
 
+/*
+ * Keep the message of an extended ack (NLMSGERR_ATTR_MSG): with the
+ * request capped (NETLINK_CAP_ACK), its attributes follow the header.
+ */
+static void rtnl_keep_why(const struct nlmsghdr *h)
+{
+	const struct nlmsgerr *e = NLMSG_DATA(h);
+	const char *p = (const char *)(e + 1);
+	const char *end = (const char *)h + h->nlmsg_len;
+	const struct nlattr *a;
+
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	while (p + NLA_HDRLEN <= end) {
+		a = (const void *)p;
+		if (a->nla_len < NLA_HDRLEN || p + a->nla_len > end)
+			return;
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG) {
+			snprintf(rtnl_msg, sizeof(rtnl_msg), "%.*s",
+				 (int)(a->nla_len - NLA_HDRLEN),
+				 p + NLA_HDRLEN);
+			return;
+		}
+		p += NLA_ALIGN(a->nla_len);
+	}
+}
+
+/* A socket that gets the kernel's reasons with its refusals. */
+static int rtnl_socket(void)
+{
+	int one = 1;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (fd < 0)
+		return -errno;
+	/* Both optional: without them a refusal is only its errno. */
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	return fd;
+}
+
 /**
  * rtnl_talk - send @r and wait for the kernel's acknowledgement
  * @r: a request from rtnl_start()
  *
- * Return: 0 or the kernel's -errno.
+ * Return: 0 or the kernel's -errno; rtnl_why() then says what it said.
  */
 int rtnl_talk(struct rtnl_req *r)
 {
@@ -89,9 +134,10 @@ int rtnl_talk(struct rtnl_req *r)
 	ssize_t n;
 	int fd, err;
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	rtnl_msg[0] = '\0';
+	fd = rtnl_socket();
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = -EIO;
 	if (sendto(fd, r, r->n.nlmsg_len, 0, (struct sockaddr *)&sa,
 		   sizeof(sa)) != (ssize_t)r->n.nlmsg_len)
@@ -102,7 +148,15 @@ int rtnl_talk(struct rtnl_req *r)
 		goto out_close;
 	e = NLMSG_DATA(h);
 	err = e->error;
+	if (err)
+		rtnl_keep_why(h);
 out_close:
 	close(fd);
 	return err;
+}
+
+/* The kernel's message on the last refusal, "" if it gave none. */
+const char *rtnl_why(void)
+{
+	return rtnl_msg;
 }

@@ -22,5 +22,6 @@ void rtnl_attr_str(struct rtnl_req *r, unsigned short type, const char *s);
 struct rtattr *rtnl_nest(struct rtnl_req *r, unsigned short type);
 void rtnl_nest_end(struct rtnl_req *r, struct rtattr *nest);
 int rtnl_talk(struct rtnl_req *r);
+const char *rtnl_why(void);
 
 #endif /* NFS_LAB_RTNL_H */

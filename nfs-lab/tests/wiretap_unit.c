@@ -294,8 +294,10 @@ static void test_padding(void)
 
 /*
  * netem's hold, from a reply's mirrored copy (as the qdisc takes it) to
- * its departure: two replies queued in one segment and leaving in two,
- * a copy seen twice (a retransmission), a reply with no copy.
+ * its departure: two replies queued in one segment and leaving in two;
+ * a retransmitted copy (the same bytes) and the same reply copied
+ * again on a new connection before it left, both ignored; a reply with
+ * no copy.
  */
 static void test_hold(void)
 {
@@ -309,7 +311,10 @@ static void test_hold(void)
 	rec(&r, 2, 1, 30, 1);
 	feed(IN, 0, c.d, c.len, 1 * MS);
 	feed(QUEUED, 0, r.d, r.len, 2 * MS);
-	feed(QUEUED, 0, r.d, r.len, 5 * MS); /* the same bytes again */
+	feed(QUEUED, 0, r.d, r.len, 2 * MS + 100000); /* retransmitted */
+	feed_on(CLIENT_PORT, QUEUED, 9999, r.d, 0, 0, SYN | ACK,
+		2 * MS + 200000);
+	feed(QUEUED, 10000, r.d, r.len, 2 * MS + 300000); /* sent again */
 	feed(OUT, 0, r.d, 42, 3 * MS);
 	feed(OUT, 42, r.d + 42, r.len - 42, 4 * MS);
 	rec(&c3, 3, 0, 40, 1);
@@ -325,6 +330,35 @@ static void test_hold(void)
 	is_u(res.sum_us, 2000 + 3000 + 2000,
 	     "the request times are the same with or without a copy");
 	is_u(res.unmatched, 0, "a copy is not a reply of its own");
+}
+
+/*
+ * A copy stamped after its reply's departure: the clock stepped back,
+ * and the request has no time to give. A copy that comes after the
+ * departure (none does: the socket's queue is in stamp order) holds
+ * nothing and pairs nothing.
+ */
+static void test_hold_order(void)
+{
+	struct seg c = { 0 }, r = { 0 }, c2 = { 0 }, r2 = { 0 };
+	struct wiretap_result res;
+
+	wiretap_begin();
+	rec(&c, 1, 0, 40, 1);
+	rec(&r, 1, 1, 30, 1);
+	feed(IN, 0, c.d, c.len, 1 * MS);
+	feed(QUEUED, 0, r.d, r.len, 5 * MS);
+	feed(OUT, 0, r.d, r.len, 4 * MS);
+	rec(&c2, 2, 0, 40, 1);
+	rec(&r2, 2, 1, 30, 1);
+	feed(IN, c.len, c2.d, c2.len, 6 * MS);
+	feed(OUT, r.len, r2.d, r2.len, 7 * MS);
+	feed(QUEUED, r.len, r2.d, r2.len, 8 * MS);
+	wiretap_end(&res);
+	is_u(res.lost, 1, "a copy stamped after the departure: lost");
+	is_u(res.requests, 1, "the other request counts");
+	is_u(res.held, 0, "with no hold: its copy came after it left");
+	is_u(res.unmatched, 0, "a late copy pairs nothing");
 }
 
 /* A copy of a reply to a call the tap never saw: nothing is held. */
@@ -354,6 +388,7 @@ int main(void)
 	test_lost();
 	test_padding();
 	test_hold();
+	test_hold_order();
 	test_hold_stray();
 	printf("1..%d\n", test_count);
 	return fail_count ? 1 : 0;
