@@ -18,9 +18,9 @@
  * device. From a reply's copy there to the reply's departure from eth0
  * is the time the qdisc kept it, with no base case to subtract: netem's
  * hold as the server applies it, the guest's own wake-up when netem's
- * timer fires included. (Not the time TCP keeps a reply back while
- * earlier ones are held: none in the lab, whose client waits for each
- * reply before its next call.)
+ * timer fires included. (Not the time TCP may keep a reply back while
+ * earlier ones are held: the lab's cases mostly make one call at a
+ * time.)
  *
  * The socket is not read while a case runs: the kernel queues what the
  * filter keeps (TCP port 2049: segments with data, and SYNs, which start
