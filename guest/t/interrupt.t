@@ -80,8 +80,10 @@ interrupt() {
 	*) is "$rc" "$want" "$name: exit status $want" ;;
 	esac
 	is "$([ "$ms" -le 2000 ] && echo yes)" yes "$name: returned within 2 s (${ms} ms)"
-	is "$([ -n "$qemu" ] && kill -0 "$qemu" 2>/dev/null && echo alive)" "" \
-		"$name: its QEMU is gone"
+	# If it is still there, its state says how (Z: dead, not reaped).
+	left=$([ -n "$qemu" ] && kill -0 "$qemu" 2>/dev/null &&
+		grep -E '^(State|PPid)' "/proc/$qemu/status" | tr '\n\t' '  ') || :
+	is "$left" "" "$name: its QEMU is gone"
 	is "$(lab_procs "$d/" | wc -l)" 0 "$name: nothing of the run left running"
 	# On failure, what is left is ours: it carries our private TMPDIR.
 	lab_kill_procs "$d/"
