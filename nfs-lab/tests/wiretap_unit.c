@@ -51,6 +51,13 @@ static void rec(struct seg *s, uint32_t xid, uint32_t type, size_t body,
 	s->len += 12 + body;
 }
 
+/* Append a call with @xid to @c and its reply to @r, of the usual sizes. */
+static void exchange(struct seg *c, struct seg *r, uint32_t xid)
+{
+	rec(c, xid, 0, 40, 1);
+	rec(r, xid, 1, 30, 1);
+}
+
 /* Append a fragment that continues a record: its mark and @body bytes. */
 static void frag(struct seg *s, size_t body, int last)
 {
@@ -140,8 +147,7 @@ static void test_streams(void)
 	feed(OUT, 900, r.d, 100, 2 * MS);
 	feed(OUT, 1000, r.d + 100, 1000, 3 * MS);
 	feed(OUT, 2000, r.d + 1100, r.len - 1100, 4 * MS);
-	rec(&c3, 3, 0, 40, 1);
-	rec(&r3, 3, 1, 30, 1);
+	exchange(&c3, &r3, 3);
 	feed(IN, 100 + c.len, c3.d, c3.len, 5 * MS);
 	feed(OUT, 900 + r.len, r3.d, r3.len, 6 * MS);
 	wiretap_end(&res);
@@ -217,15 +223,13 @@ static void test_reconnect(void)
 	struct wiretap_result res;
 
 	wiretap_begin();
-	rec(&c, 1, 0, 40, 1);
-	rec(&r, 1, 1, 30, 1);
+	exchange(&c, &r, 1);
 	feed(IN, 3000000000u, c.d, c.len, 1 * MS);
 	feed(OUT, 4000000000u, r.d, r.len, 2 * MS);
 	feed_on(CLIENT_PORT, IN, 99, c.d, 0, 0, SYN, 3 * MS);
 	feed_on(CLIENT_PORT, OUT, 500, c.d, 0, 0, SYN | ACK, 3 * MS);
 	c.len = r.len = 0;
-	rec(&c, 2, 0, 40, 1);
-	rec(&r, 2, 1, 30, 1);
+	exchange(&c, &r, 2);
 	feed(IN, 100, c.d, c.len, 4 * MS);
 	feed(OUT, 501, r.d, r.len, 7 * MS);
 	wiretap_end(&res);
@@ -241,8 +245,7 @@ static void test_two_clients(void)
 	struct wiretap_result res;
 
 	wiretap_begin();
-	rec(&c, 3, 0, 40, 1);
-	rec(&r, 3, 1, 30, 1);
+	exchange(&c, &r, 3);
 	feed_on(700, IN, 0, c.d, c.len, 0, DATA, 1 * MS);
 	feed_on(701, IN, 0, c.d, c.len, 0, DATA, 5 * MS);
 	feed_on(700, OUT, 0, r.d, r.len, 0, DATA, 7 * MS);
@@ -282,8 +285,7 @@ static void test_padding(void)
 	struct wiretap_result res;
 
 	wiretap_begin();
-	rec(&c, 4, 0, 40, 1);
-	rec(&r, 4, 1, 30, 1);
+	exchange(&c, &r, 4);
 	rec(&r, 99, 1, 0, 1); /* past the IP packet: padding */
 	feed(IN, 0, c.d, c.len, 1 * MS);
 	feed_on(CLIENT_PORT, OUT, 0, r.d, 42, 12, DATA, 2 * MS);
@@ -305,10 +307,8 @@ static void test_hold(void)
 	struct wiretap_result res;
 
 	wiretap_begin();
-	rec(&c, 1, 0, 40, 1);
-	rec(&c, 2, 0, 40, 1);
-	rec(&r, 1, 1, 30, 1);
-	rec(&r, 2, 1, 30, 1);
+	exchange(&c, &r, 1);
+	exchange(&c, &r, 2);
 	feed(IN, 0, c.d, c.len, 1 * MS);
 	feed(QUEUED, 0, r.d, r.len, 2 * MS);
 	feed(QUEUED, 0, r.d, r.len, 2 * MS + 100000); /* retransmitted */
@@ -317,8 +317,7 @@ static void test_hold(void)
 	feed(QUEUED, 10000, r.d, r.len, 2 * MS + 300000); /* sent again */
 	feed(OUT, 0, r.d, 42, 3 * MS);
 	feed(OUT, 42, r.d + 42, r.len - 42, 4 * MS);
-	rec(&c3, 3, 0, 40, 1);
-	rec(&r3, 3, 1, 30, 1);
+	exchange(&c3, &r3, 3);
 	feed(IN, c.len, c3.d, c3.len, 10 * MS);
 	feed(OUT, r.len, r3.d, r3.len, 12 * MS);
 	wiretap_end(&res);
@@ -344,13 +343,11 @@ static void test_hold_order(void)
 	struct wiretap_result res;
 
 	wiretap_begin();
-	rec(&c, 1, 0, 40, 1);
-	rec(&r, 1, 1, 30, 1);
+	exchange(&c, &r, 1);
 	feed(IN, 0, c.d, c.len, 1 * MS);
 	feed(QUEUED, 0, r.d, r.len, 5 * MS);
 	feed(OUT, 0, r.d, r.len, 4 * MS);
-	rec(&c2, 2, 0, 40, 1);
-	rec(&r2, 2, 1, 30, 1);
+	exchange(&c2, &r2, 2);
 	feed(IN, c.len, c2.d, c2.len, 6 * MS);
 	feed(OUT, r.len, r2.d, r2.len, 7 * MS);
 	feed(QUEUED, r.len, r2.d, r2.len, 8 * MS);
