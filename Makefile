@@ -25,17 +25,14 @@ q = '$(subst ','\'',$(1))'
 
 export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 
-# Five test files at a time on this 2-core machine: the guests of many
-# tests wait (attribute timeouts, netem, boots of a pair), so more files
-# fill the cores they leave (kernels cached, 2026-12-05: tests 444 s two
-# at a time, 368-419 s three, 313-370 s five). Five failed in two of six
-# runs before: a deep-tree walk outlasting its 1 s timeout (now 3 s),
-# and the warm FORCE_SYNC counts of nfs_rt_test and fuse_rt_test, whose
-# one-tick mark a descheduled guest outlived (now a tenth of a second:
-# kernel/t/steal.t). Counts that rely on cached attributes are measured
-# on mounts whose timeouts a host stall of seconds cannot reach
-# (nfs_rt_test, nfs-lab/t/roundtrips.sh and repeat.t).
-# Which tests go alone or one after another: testrules.yml.
+# Five test files at a time on a 2-core machine: the guests of many
+# tests mostly wait (attribute timeouts, netem, boots of a pair), so more
+# files fill the cores they leave. Counts that rely on cached attributes
+# are measured on mounts whose timeouts a host stall of seconds cannot
+# reach (nfs_rt_test, nfs-lab/t/roundtrips.sh and repeat.t), and
+# kernel/t/steal.t checks the warm FORCE_SYNC counts on a guest that is
+# descheduled often. Which tests go alone or one after another:
+# testrules.yml.
 TEST_JOBS ?= 5
 PROVE := prove --timer --failures -j$(TEST_JOBS)
 # Host tests, then guest tests (each boots its own QEMU guest).
@@ -77,9 +74,8 @@ kernel-ahead:
 	$(if $(filter 6.12,$(KVERS)),@KVER=6.12 kernel/build.sh --prepare patched-6.12 $(call q,$(PATCHES_6_12)) || :)
 
 # One version's kernels one after another: the patched build starts
-# from the stock one. Not the two versions side by side (make -j2,
-# tried 2026-12-04): their stock builds took 1223 and 1261 s together,
-# 526 and 483 s one after the other, on this 2-core machine.
+# from the stock one. Not the two versions side by side: on 2 cores two
+# compilers share them and neither build ends sooner than in turn.
 kernel-6.1:
 	@$(MAKE) -s kernel-stock
 	@$(MAKE) -s kernel-patched
@@ -102,7 +98,7 @@ kernel-patched-6.12:
 
 # Userspace needs the patched tree: the selftest harness and the FUSE uapi.
 # Each part compiles with JOBS jobs (kernel/build.sh's too), unless make
-# was given -j: then they share its job slots. 16 s instead of 23.
+# was given -j: then they share its job slots.
 JOBS ?= $(shell nproc)
 sub_j = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 userspace: kernel-patched
