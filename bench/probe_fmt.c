@@ -163,7 +163,7 @@ void probe_attr_picture(char *out, uint64_t attributes, uint64_t attr_mask)
 	*out = '\0';
 }
 
-/* "2016-02-11 17:08:29.031795451+0000", or ISO 8601 "...T...Z". */
+/* "YYYY-MM-DD HH:MM:SS.NNNNNNNNN+0000" (UTC), or ISO 8601 "...T...Z". */
 void probe_format_time(char *buf, size_t len,
 		       const struct statx_timestamp *ts, int iso)
 {

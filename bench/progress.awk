@@ -24,9 +24,8 @@ function field(k,   v) {
 	return v
 }
 
-# A guess at a case's seconds: a fit to a quick FUSE lane on this
-# machine (2026-12-06, each case's arrival timed on the host), not a
-# model of run.c's steps. 0.03 s a syscall case, 0.06 a deep walk. An ls
+# A guess at a case's seconds: a fit to a quick FUSE lane (each case's
+# arrival timed on the host), not a model of run.c's steps. 0.03 s a syscall case, 0.06 a deep walk. An ls
 # case: 0.25 s, plus its measured call three times when that takes
 # under a second (run.c's repeats, each with its own setup and warm-up,
 # which the constants absorb), plus one call's worth of TCG when it is

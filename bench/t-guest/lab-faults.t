@@ -128,9 +128,8 @@ sessions=$(cat "$tdir"/lab.*/lane-*/session 2>/dev/null | tr '\n' ' ')
 i=0
 while alive $lab && [ $i -lt 300 ]; do sleep 1; i=$((i + 1)); done
 if alive $lab; then
-	# Seen once in a make check (2026-12-06): bench/lab still ran
-	# after 300 s. On stderr, so that prove shows it: where it was,
-	# and what of it ran.
+	# bench/lab still runs 300 s after the kills. On stderr, so
+	# that prove shows it: where it was, and what of it ran.
 	echo "# bench/lab has not ended $i s after the kills; its progress:" >&2
 	tail -n 12 "$lab_tmp/log" | sed 's/^/#   | /' >&2
 	lab_show_procs "$lab_tmp/"

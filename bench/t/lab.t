@@ -7,8 +7,7 @@
 # dies (its cases failed, status 1, never "done"), and that SIGTERM,
 # a double SIGTERM or SIGINT leave no results, no temporary file and no
 # process behind within 2 s, also when the guest ignores TERM. The tests
-# allow 4 s: 0.7 s on an idle host, but beside four other test files on
-# 2 cores a double SIGTERM took 2948 ms (2026-12-06), as every fork of
+# allow 4 s: beside other test files on 2 cores every fork of
 # bench/lab's stop (ps, date, kill) waits for a core. A stop that waited
 # for the guest would take its 300 s.
 set -eu

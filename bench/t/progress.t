@@ -1,13 +1,9 @@
 #!/bin/sh
 # bench/progress.awk's guess of a FUSE lane's seconds (weight()), which
 # its ETA scales by the lane's pace so far: over the quick plan and one
-# guest's boot it must stay near what the lane takes. Measured on this
-# machine (2026-12-06, each case's arrival timed on the host): 20.8 s on
-# the patched kernel, 21.7 s on stock, the boot (2.3 s, weighed 2.5)
-# included; the bound is 20 % either way. The weights before they were
-# fitted summed to 16 s, near by chance: the boot had none, each deep
-# walk 0.5 s (it takes 0.03-0.13 s), and a delay 4 ms more per request
-# than it costs with high-resolution timers. So the delayed ls cases'
+# guest's boot it must stay within 20 % of the seconds the lane took when
+# the weights were fitted (each case's arrival timed on the host, the
+# boot included). A sum can be near by chance, so the delayed ls cases'
 # weights are also compared with their measured seconds one by one.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
