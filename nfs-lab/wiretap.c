@@ -51,8 +51,8 @@
 #define WT_SNAPLEN 65535
 /*
  * Each call, reply and reply's copy is charged its frame's full size:
- * the lab's largest case, GNU ls -l of 10000 entries (2563 requests),
- * fits with none dropped (2026-12-06).
+ * the lab's largest case, GNU ls -l of 10000 entries (about 2600
+ * requests), fits with none dropped.
  */
 #define WT_RCVBUF (16 << 20)
 #define WT_RECORD_MAX (4u << 20) /* past NFS's 1 MiB rsize and wsize */

@@ -4,37 +4,21 @@
 # before their boot. Each case stats the 64 files of the deep tree with
 # expired attributes (one GETATTR or LOOKUP per file), at 0, 1 and 10 ms.
 #
-# How long netem holds each reply is measured where it applies the delay,
-# in the server guest (labctl's tap, nfs-lab/wiretap.c): from the moment
-# netem takes a reply (a mirror of eth0's egress, taken before its
-# qdisc, nfs-lab/mirror.c) to the reply's departure from eth0; the
-# median of the case, with nothing subtracted. It must be within 10 % of
-# the label or 0.3 ms, whichever is larger (guest/tests/lab_clock.h). It
-# includes the server guest's own wake-up when netem's timer fires,
-# which under TCG costs about 0.1 ms (a guest's 1 ms sleep lasts
-# 1.12 ms, guest/t/clock-load.t). Twelve runs of 2026-12-06: held
-# 1.096-1.180 ms at 1 ms, 10.103-10.223 ms at 10 ms, 37-49 us without
-# netem (the qdisc's own pass under TCG); one beside a kernel build held
-# 1.255 ms and another past 1.3 ms. Until 2026-12-06 the figure was the
-# time from a call's arrival to its reply's departure, with the delay
-# minus without: the base case's own time, whose median moved between
-# 0.22 and 0.49 ms from run to run with the busy loops, came into the
-# difference, and 2 of 19 runs at 1 ms came out past the bound (+1.33,
-# +1.38 ms).
+# Asserted: (1) the three cases ran and the server's tap paired every
+# call with its reply and saw every reply as netem took it; (2) without
+# netem a reply spends at most 0.3 ms in the server's qdisc; (3, 4) at
+# 1 and 10 ms netem holds each reply (median, measured in the server
+# guest from the mirror of eth0's egress to the reply's departure,
+# nfs-lab/wiretap.c and mirror.c) within 10 % or 0.3 ms of the label,
+# whichever is larger (guest/tests/lab_clock.h); the hold includes the
+# server guest's own wake-up when netem's timer fires; (5) at 10 ms the
+# client's round trip (mountstats rtt) lasts at least the delay and
+# gains 5 to 15 ms.
 #
-# The client sees more, and it varies: its kernel's own round trip per
-# call (mountstats rtt) gained -0.33 to +3.94 ms at 1 ms and +9.3 to
-# +12.9 ms at 10 ms in the runs of 2026-12-04 to 06, against a base
-# that itself moves 1.1-3.0 ms between runs with the busy loops. That
-# is not netem: timed at both QEMUs' netdevs (filter-dump, 2026-12-05)
-# each guest did the same work about 0.7 ms slower right after a 10 ms
-# wait than back to back, and native code on this host (itself a VM)
-# did too: a 1 MiB walk took 2.2-2.7 times as long right after a 10 ms
-# sleep (bench/coldcache, printed at the end). Ruled out then as causes
-# of the client's excess: the APIC timer's calibration, the guest
-# clock, knfsd's replies, the host's idle states, netem's side of the
-# link, TCG threading, -cpu max, and a base with the same idle time. So
-# at the client only gross errors are asserted (test 5).
+# The client's figures are bounded loosely and at 1 ms only printed: its
+# base round trip moves with the busy loops, and both guests work slower
+# right after a wait than back to back, which native code on the host
+# shows too (bench/coldcache, printed at the end).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,7 +73,7 @@ failed=0
 # to the departure there is only the copy's delivery to the tap, the
 # qdisc's enqueue and dequeue, and the reply's checksum, filled in on
 # a private copy of its headers as the tap holds the mirror's copy:
-# 37-49 us under TCG. A bound, not an exact figure: the host may
+# tens of us under TCG. A bound, not an exact figure: the host may
 # preempt the guest between the two.
 n=$((n + 1))
 held=$(hold_us 0)
@@ -119,8 +103,8 @@ done
 # The client sees the delay too: at 10 ms each of its round trips lasts
 # the delay at least (2 % for the guest's TSC calibration), and what it
 # adds is within half and one and a half times the label: a delay
-# missing or applied twice on the way. Not tighter: the base moves
-# 1.1-2.6 ms between runs with the busy loops, and each guest works
+# missing or applied twice on the way. Not tighter: the base moves by
+# milliseconds between runs with the busy loops, and each guest works
 # slower after a wait (above). At 1 ms that noise is larger than the
 # delay: printed, not asserted.
 n=$((n + 1))
