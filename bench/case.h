@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The lab's case model, one for every file system. A case is one
- * "key=value ..." line (README.md, "Cases"): the plan the host writes
+ * "key=value ..." line (nfs-lab/README.md, "Cases"): the plan the host writes
  * (labplan) and the guest runners read (fusebench for FUSE, nfs-lab's
  * labcase for NFS). Its words (workload, call, form, sync mode, mask,
  * object, cache state) are parsed here and nowhere else; its keys in

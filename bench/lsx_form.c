@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lsx: the narrowest statx mask per `ls` form, argument parsing and the
- * summary line. See lsx.c for the program and bench/README.md for why.
+ * summary line. See lsx.c for the program and why.
  */
 #include <dirent.h>
 #include <getopt.h>
