@@ -21,9 +21,16 @@ lab_kernels() {
 		tr '\n' ' '
 }
 
+# A results file is read whole: these bound what a hostile or broken
+# one can cost. A full lab run writes about 1.5 MB.
+results_max_bytes=16777216
+results_max_kb=1048576
+
 # results_check FILE: 0 when FILE is a results document bench/report and
-# bench/compare can read (schema 1, the types of bench/README.md, checked
-# by results.jq); otherwise one line on stdout saying why, and 1.
+# bench/compare can read (schema 1, every field they read, checked by
+# results.jq); otherwise one line on stdout saying why, and 1. FILE is
+# read only when it is at most 16 MiB, by a jq that may use 1 GiB: a
+# file of a million empty arrays would cost it gigabytes.
 results_check() {
 	if [ ! -f "$1" ]; then
 		echo "no such file"
@@ -33,10 +40,26 @@ results_check() {
 		echo "empty file"
 		return 1
 	fi
-	if ! rc_why=$(jq -r -s -f "$bench_here/results.jq" <"$1" 2>&1); then
+	rc_size=$(wc -c <"$1")
+	if [ "$rc_size" -gt $results_max_bytes ]; then
+		echo "$rc_size bytes, more than a results file holds (16 MiB at most)"
+		return 1
+	fi
+	rc_st=0
+	# not exec: the subshell reports a jq killed by the bound ("Aborted")
+	# into rc_why, not onto the caller's stderr
+	rc_why=$( (ulimit -v $results_max_kb 2>/dev/null || :
+		jq -r -s -f "$bench_here/results.jq" <"$1"
+		exit $?) 2>&1) || rc_st=$?
+	if [ $rc_st -gt 128 ] || { [ $rc_st != 0 ] &&
+		printf '%s\n' "$rc_why" | grep -q 'allocat\|memory'; }; then
+		echo "too large or too deeply nested to read in 1 GiB"
+		return 1
+	fi
+	if [ $rc_st != 0 ]; then
 		# jq's own parse error, first line only
 		printf 'not valid JSON (%s)\n' "$(printf '%s\n' "$rc_why" |
-			sed -n '1{s/^jq: error (at [^)]*): //;p;}')"
+			sed -n '1{s/^jq: error (at [^)]*): //;p;}' | tr -d '\000-\037')"
 		return 1
 	fi
 	[ -z "$rc_why" ] && return 0

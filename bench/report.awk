@@ -9,17 +9,47 @@
 # Writes the Markdown to stdout, the summary to SUMMARY, gnuplot data
 # under PLOTDIR, the gnuplot script to GP and the plots' names to
 # PLOTLIST. FAILURES (kernel, fs, line) holds the last lines of each
-# guest that failed. REPORT_STARTED and REPORT_KINFO come from the
-# environment. Every number printed comes from a case.
+# guest that failed. META holds the run's start, kernels, releases and
+# clocks, a "KEY<tab>VALUE" line each. Every number printed comes from a
+# case.
+#
+# Every string comes from a results file, which anyone may have written:
+# bench/report checked the names (kernels, file systems, case words:
+# results.jq's grammar) and replaced control characters; free text (an
+# error) goes through md() into Markdown, and every string that reaches
+# gnuplot through gp_str().
 BEGIN {
 	FS = "\t"
 	# mount options that make a case a variant, not the reference
 	REF_EXCLUDE = "default_permissions|readdirplus=on|nocto|" \
 		      "lookupcache|acdirmin|nordirplus"
 	split("stock patched optin", korder, " ")
-	started = ENVIRON["REPORT_STARTED"]
-	kinfo = ENVIRON["REPORT_KINFO"]
-	clocks = ENVIRON["REPORT_CLOCKS"]
+	while ((getline line < meta) > 0) {
+		i = index(line, "\t")
+		info[substr(line, 1, i - 1)] = substr(line, i + 1)
+	}
+	close(meta)
+	started = info["started"]
+	kinfo = info["kinfo"]
+	clocks = info["clocks"]
+}
+
+# md(S): free text as Markdown text, shown as it is: every character
+# that could start a link, an image, HTML, code or emphasis escaped.
+function md(s,   i, c, r) {
+	r = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		r = r (index("\\`*_[]<>&~|!#", c) ? "\\" : "") c
+	}
+	return r
+}
+
+# gp_str(S): S as a gnuplot string: single quotes expand nothing, and a
+# quote in it is doubled.
+function gp_str(s) {
+	gsub(/'/, "''", s)
+	return "'" s "'"
 }
 
 function key(   k) {
@@ -130,7 +160,7 @@ function failed_section(   i, g, f, line, t, tl) {
 		g = fgroups[i]
 		split(g, f, SUBSEP)
 		print "\n**" f[1] ", " f[2] ": " fcount[g] " failed.** Error: " \
-		      f[3] "\n"
+		      md(f[3]) "\n"
 		printf "%s", fcases[g]
 		if (fcount[g] > 12)
 			print "- ... and " fcount[g] - 12 " more"
@@ -641,8 +671,8 @@ function gnuplot_script(   p, n, i, s, sp, names, np, q, kern, cmd, kn, nc) {
 	for (q = 1; q <= np; q++) {
 		p = names[q]
 		n = split(plots[p], s, "\n")
-		print "set title \"" ptitle[p] "\"" > gp
-		print "set ylabel \"" pylabel[p] "\"" > gp
+		print "set title " gp_str(ptitle[p]) " noenhanced" > gp
+		print "set ylabel " gp_str(pylabel[p]) " noenhanced" > gp
 		print "set xlabel \"N (entries in the directory)\"\nset logscale x" > gp
 		print (p ~ /^time/ ? "set logscale y" : "unset logscale y") > gp
 		print "set key outside right font \",9\"\nset grid\nset pointsize 0.8" > gp
@@ -657,14 +687,14 @@ function gnuplot_script(   p, n, i, s, sp, names, np, q, kern, cmd, kn, nc) {
 			if (!(cmd in cmdc))
 				cmdc[cmd] = ++nc
 			kn = kern == "stock" ? 1 : kern == "patched" ? 2 : 3
-			pl[i] = "\"" plotdir "/" sp[1] "\" using 1:2 with linespoints" \
+			pl[i] = gp_str(plotdir "/" sp[1]) " using 1:2 with linespoints" \
 				" lc " cmdc[cmd] " dt " kn " pt " (kn == 1 ? 7 : kn == 2 ? 6 : 2) \
-				" lw 1.5 title \"" sp[2] "\""
+				" lw 1.5 title " gp_str(sp[2]) " noenhanced"
 		}
 		for (t = 1; t <= 2; t++) {
 			print (t == 1 ? "set terminal svg size 960,480 dynamic" : \
 			       "set terminal pngcairo size 960,480") > gp
-			print "set output \"" plotdir "/" p (t == 1 ? ".svg" : ".png") "\"" > gp
+			print "set output " gp_str(plotdir "/" p (t == 1 ? ".svg" : ".png")) > gp
 			line = "plot "
 			for (i = 1; i <= n; i++)
 				line = line (i > 1 ? ", " : "") pl[i]
@@ -684,7 +714,7 @@ function gnuplot_script(   p, n, i, s, sp, names, np, q, kern, cmd, kn, nc) {
 # across versions on the reference cases of every file system.
 
 function vkernels(   n, i, t, kv, r, v) {
-	n = split(ENVIRON["REPORT_KVERS"], t, " ")
+	n = split(info["kvers"], t, " ")
 	for (i = 1; i <= n; i++) {
 		split(t[i], kv, "=")
 		kver[kv[1]] = kv[2]

@@ -3,7 +3,10 @@
 # schema 1 results document with the fields' types (empty, not JSON, two
 # documents, another schema, a string where a number goes...) is refused
 # with one line and status 1, and nothing is written; a missing option
-# value is one line and status 2.
+# value is one line and status 2. Every field the report reads is
+# checked (a wrongly typed clock, run list or guest line made its jq die
+# with status 5), numbers are finite, and a file too large to be a run's,
+# or one that would cost jq gigabytes, is refused within seconds.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,9 +38,27 @@ bad n-zero '.cases[2].n = 0'
 bad no-calls '.cases[0] |= del(.calls)'
 bad release-number '.kernels.stock.release = 6.1'
 bad failures-object '.failures = {}'
+bad clock-string '.kernels.stock.clock = "tsc"'
+bad available-number '.kernels.stock.clock = {fuse: {clocksource: "tsc",
+	res_ns: 1, available: 5}}'
+bad runs-strings '.cases[0].wall_us_runs = ["a", "b"]'
+bad runs-object '.cases[0].wall_us_runs = {}'
+bad tail-object '.failures = [{kernel: "stock", fs: "fuse", error: "x",
+	guest_tail: [{}]}]'
+bad tail-string '.failures = [{kernel: "stock", fs: "fuse", error: "x",
+	guest_tail: "x"}]'
+bad error-object '.cases[0].error = {}'
+jq -c . "$fx/small.json" | sed 's/"calls":3,/"calls":1e999,/' >"$tmp/calls-inf.json"
+jq -c . "$fx/small.json" | sed 's/"wall_us":[0-9]*/"wall_us":NaN/' >"$tmp/wall-nan.json"
+# Larger than a run writes (16 MiB of blanks after the document), and
+# 15 MiB of empty arrays: several GiB for jq, unbounded.
+{ cat "$fx/small.json"; head -c 17000000 /dev/zero | tr '\0' ' '; } >"$tmp/huge.json"
+{ printf '{"schema":1,"x":['; head -c 5000000 /dev/zero | sed 's/\x0/[],/g';
+  echo '[]]}'; } >"$tmp/arrays.json"
 set -- empty blank cut text two schema2 array cases-object calls-string \
 	server-string kernel-number n-zero no-calls release-number \
-	failures-object
+	failures-object clock-string available-number runs-strings runs-object \
+	tail-object tail-string error-object calls-inf wall-nan huge arrays
 
 # refused PROG ARGS...: status 1, one line on stderr that starts with
 # "PROG: ", nothing on stdout, $o (the --out given) not made.
@@ -46,12 +67,12 @@ refused() {
 	shift
 	rc=0
 	timeout 20 "$@" >"$tmp/stdout" 2>"$tmp/err" || rc=$?
-	[ $rc = 1 ] && [ ! -s "$tmp/stdout" ] &&
+	[ $rc = 1 ] && [ ! -s "$tmp/stdout" ] && ! grep -q "^jq: " "$tmp/err" &&
 		[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^$p: " "$tmp/err" &&
 		[ ! -e "$o" ]
 }
 
-echo "1..$(($# * 2 + 8))"
+echo "1..$(($# * 2 + 10))"
 for f in "$@"; do
 	o=$tmp/out-$f
 	ok 'refused report "$report" --no-plots --out "$o" "$tmp/$f.json"' \
@@ -63,6 +84,12 @@ o=$tmp/out-again
 ok 'refused report "$report" --no-plots --out "$o" "$tmp/calls-string.json" &&
 	grep -qx "report: .*/calls-string.json: case 4 .calls is string, want a number" "$tmp/err"' \
 	"the line names the case and the field"
+ok 'refused report "$report" --no-plots --out "$o" "$tmp/calls-inf.json" &&
+	grep -q "case 1 .calls is not a finite number" "$tmp/err"' \
+	"a number too large for a double is not finite: refused"
+ok 'refused report "$report" --no-plots --out "$o" "$tmp/arrays.json" &&
+	grep -q "too large or too deeply nested to read in 1 GiB" "$tmp/err"' \
+	"15 MiB of empty arrays: refused, jq bounded to 1 GiB"
 # A report that was there is left alone by a refused file.
 mkdir "$tmp/keep"
 echo old >"$tmp/keep/report.md"
