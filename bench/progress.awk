@@ -61,7 +61,9 @@ function say(line) {
 function hms(s) { return sprintf("%dm%02ds", s / 60, s % 60) }
 
 BEGIN {
-	ERR = "cat >&2"
+	# LAB_ERR_FD: where the lines go when stderr is not theirs (bench/lab
+	# keeps awk's own complaints about a full disk out of the progress)
+	ERR = "cat >&" (ENVIRON["LAB_ERR_FD"] ? ENVIRON["LAB_ERR_FD"] + 0 : 2)
 	total = ENVIRON["LAB_TOTAL"] + 0; done0 = ENVIRON["LAB_DONE0"] + 0
 	t0 = ENVIRON["LAB_T0"] + 0; wdone = ENVIRON["LAB_WDONE"] + 0
 	nk = ENVIRON["LAB_NK"] + 0; capture = ENVIRON["LAB_CAPTURE"] + 0

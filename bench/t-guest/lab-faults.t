@@ -67,18 +67,19 @@ LAB_CACHE=$cache TMPDIR=$tdir setsid env --default-signal=INT \
 lab=$!
 # Stop it whatever happens to this test.
 trap 'kill -s KILL -- -$lab 2>/dev/null || :
-	for s in $(cat "$tdir"/lab.*/lane-*/session 2>/dev/null); do
+	for s in $(cat "$res"/measured.partial.*/*/session 2>/dev/null); do
 		pkill -KILL -s "$s" || :
 	done
 	rm -rf "$lab_tmp"' EXIT
 
-# victim LANE PIDFILE-GLOB: the pid in the first matching file whose
-# process runs in a session LANE recorded, or nothing
+# victim LANE PIDFILE-GLOB: the pid in the first matching file (in the
+# lane's TMPDIR) whose process runs in a session LANE recorded (in the
+# run folder's records), or nothing
 victim() {
 	for f in "$tdir"/lab.*/lane-$1/$2; do
 		[ -s "$f" ] || continue
 		p=$(cat "$f")
-		s=$(cat "$tdir"/lab.*/lane-$1/session 2>/dev/null) || continue
+		s=$(cat "$res"/measured.partial.*/$1/session 2>/dev/null) || continue
 		alive "$p" && [ "$(sid "$p")" = "$s" ] && { echo "$p"; return 0; }
 	done
 	return 0
@@ -123,7 +124,7 @@ while [ -z "$nq" ] && [ $(($(date +%s) - t0)) -lt 200 ] && alive $lab; do
 done
 [ -z "$nq" ] || kill -9 "$nq"
 echo "# killed the nfs3 client QEMU of $nk (pid $nq) at $(($(date +%s) - t0))s"
-sessions=$(cat "$tdir"/lab.*/lane-*/session 2>/dev/null | tr '\n' ' ')
+sessions=$(cat "$res"/measured.partial.*/*/session 2>/dev/null | tr '\n' ' ')
 
 i=0
 while alive $lab && [ $i -lt 300 ]; do sleep 1; i=$((i + 1)); done

@@ -129,6 +129,18 @@ echo "@kernel {\"kernel\":\"$k\",\"release\":\"6.1-fake\",\"role\":\"fuse\",\"cl
 		printf '%s\n' "$l"
 		[ -z "${PACE:-}" ] || sleep "$PACE"
 	done
+# FILL=F: then fills the file system of F (the run folder's), leaving
+# FILL_LEFT bytes; TMPFULL=1: then fills its TMPDIR and fails as
+# guest/run does when it cannot write the initramfs.
+if [ -n "${FILL:-}" ]; then
+	dd if=/dev/zero of="$FILL" bs=4k 2>/dev/null || :
+	[ -z "${FILL_LEFT:-}" ] || truncate -s "-$FILL_LEFT" "$FILL"
+fi
+if [ -n "${TMPFULL:-}" ]; then
+	dd if=/dev/zero of="$TMPDIR/initrd" bs=4k 2>/dev/null || :
+	echo "cat: write error: No space left on device" >&2
+	exit 1
+fi
 if [ -n "${DIE:-}" ]; then
 	printf '@case {"kernel":"%s","fs":"fuse","workload":"ls","call":"gnu-l\n' "$k"
 	echo "guest/run: guest ended without an exit status; kernel log tail:" >&2
@@ -139,7 +151,7 @@ STUB
 chmod +x "$tmp/guest-run"
 export GUEST_RUN=$tmp/guest-run
 
-echo "1..49"
+echo "1..57"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -326,6 +338,123 @@ o="$tmp/out $odd 'q' \\ x"
 ok 'NFS_LAB_RUN="$tmp/bin $odd/nfs-run" "$lab" --kernels stock --fs nfs3 --out "$o" --no-report 2>"$tmp/err" &&
 	[ "$(jq ".cases | length" "$o/results.json")" = 1 ] && [ "$(ls -A "$o")" = results.json ]' \
 	"--out, TMPDIR, LAB_CACHE and the runner in paths with spaces and metacharacters"
+
+# --- Run folders: one per run ---------------------------------------------
+
+# Two runs at once without --out, in the same second: a folder each
+export LAB_RESULTS="$tmp/results $odd"
+rm -f "$tmp/par2"
+LANES=$tmp/par2 "$lab" --kernels stock --fs nfs3 --no-report 2>"$tmp/e1" &
+p1=$!
+LANES=$tmp/par2 "$lab" --kernels stock --fs nfs3 --no-report 2>"$tmp/e2" &
+p2=$!
+r1=0 r2=0
+wait $p1 || r1=$?
+wait $p2 || r2=$?
+ok '[ $r1 = 0 ] && [ $r2 = 0 ] && [ "$(ls "$LAB_RESULTS" | wc -l)" = 2 ] &&
+	for d in "$LAB_RESULTS"/*; do
+		[ "$(jq ".cases | length" "$d/results.json")" = 1 ] &&
+		[ "$(ls -A "$d")" = results.json ] || exit 1
+	done' \
+	"two runs at once without --out: two folders, each with its own results.json"
+# This second's folder (and the next few) taken: the run takes the next name
+rm -rf "$LAB_RESULTS"
+mkdir "$LAB_RESULTS"
+for s in 0 1 2 3 4; do
+	mkdir -p "$LAB_RESULTS/$(date -d "+$s sec" +%Y%m%d-%H%M%S)"
+done
+"$lab" --kernels stock --fs nfs3 --no-report 2>"$tmp/err" || :
+ok '[ "$(find "$LAB_RESULTS" -name results.json | wc -l)" = 1 ] &&
+	find "$LAB_RESULTS" -name results.json | grep -q -- "-2/results.json\$"' \
+	"a folder of that second exists: the run makes NAME-2, the other stays empty"
+unset LAB_RESULTS
+# An --out another bench/lab writes in: refused with one line, status 2
+rm -f "$tmp/slow.pid"
+SLOW=$tmp/slow.pid "$lab" --kernels stock --fs nfs4.2 --out "$tmp/busy" \
+	--no-report 2>/dev/null &
+pb=$!
+i=0
+while [ ! -s "$tmp/slow.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+rc=0
+timeout 10 "$lab" --kernels stock --fs nfs3 --out "$tmp/busy" --no-report \
+	2>"$tmp/err" || rc=$?
+kill -s TERM $pb
+wait $pb || :
+kill -s KILL "$(cat "$tmp/slow.pid")" "$(cat "$tmp/slow.pid.qemu")" 2>/dev/null || :
+ok '[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	grep -q "^lab: error: --out .*busy: bench/lab $pb is writing there" "$tmp/err" &&
+	[ ! -e "$tmp/busy" ]' \
+	"an --out another run writes in: status 2, one line; the first run's stop leaves nothing"
+
+# --- Full file systems: nothing measured lost --------------------------
+
+# in_ns SIZE DIR CMD...: CMD in a mount namespace where DIR is a tmpfs
+# of SIZE (an unprivileged user namespace: nothing on the host changes)
+in_ns() {
+	unshare -Urm sh -c 'mount -t tmpfs -o size="$1" lab-full "$2" || exit 99
+		shift 2; "$@"' sh "$@"
+}
+# full_run LEFT: a quick FUSE run whose --out fills while its guest
+# reports, LEFT bytes left; the run folder is copied to $tmp/kept.
+full_run() {
+	rm -rf "$tmp/kept"
+	mkdir -p "$tmp/full"
+	rc=0
+	in_ns 1m "$tmp/full" sh -c 'FILL=$1/filler FILL_LEFT=$2 "$3" --quick \
+		--kernels stock --fs fuse --out "$1/run" --no-report; rc=$?
+		cp -r "$1/run" "$4"; exit $rc' sh "$tmp/full" "$1" "$lab" "$tmp/kept" \
+		2>"$tmp/err" || rc=$?
+}
+# kept: the cases measured in the kept records
+kept() {
+	cat "$tmp"/kept/measured.partial.*/*/cases*.jsonl |
+		jq -R 'fromjson? | objects | select(.error == null)' | jq -s length
+}
+if unshare -Urm sh -c 'mount -t tmpfs x /mnt' 2>/dev/null; then
+	# Room for the records as they come, not for results.json at the end
+	full_run 40000
+	ok '[ $rc = 1 ] && [ ! -e "$tmp/kept/results.json" ] &&
+		[ "$(kept)" = $nplan ] && [ "$(grep -c "no space left" "$tmp/err")" = 1 ] &&
+		grep -q "^lab: no space left on $tmp/full/run: results.json not written; the $nplan cases measured are kept in $tmp/full/run/measured.partial" "$tmp/err" &&
+		! grep -q "^jq\|writing output failed\|^mawk\|Aborted" "$tmp/err"' \
+		"--out fills at the end: status 1, one line \"no space left on DIR\", the $nplan cases kept"
+	# No room at all once the guest has reported
+	full_run 0
+	ok '[ $rc = 1 ] && [ "$(kept)" = $nplan ] &&
+		[ "$(grep -c "no space left" "$tmp/err")" = 1 ] &&
+		! grep -q "^jq\|writing output failed\|^mawk\|Aborted\|cannot create" "$tmp/err"' \
+		"--out full while the guest reports: status 1, one line, the $nplan cases it streamed kept"
+	# TMPDIR fills: the failed cases say so; results.json is written
+	mkdir -p "$tmp/tfull"
+	rc=0
+	in_ns 1m "$tmp/tfull" env TMPDIR="$tmp/tfull" TMPFULL=1 REPORT=5 \
+		"$lab" --quick --kernels stock --fs fuse --out "$tmp/tf" \
+		--no-report 2>"$tmp/err" || rc=$?
+	ok '[ $rc = 1 ] && [ "$(jq "[.cases[] | select(.error == null)] | length" "$tmp/tf/results.json")" = 5 ] &&
+		jq -e "[.cases[] | select(.error) | .error] | unique | length == 1 and
+			(.[0] | startswith(\"no space left on $tmp/tfull: \"))" "$tmp/tf/results.json"' \
+		"TMPDIR fills: results.json kept, the 5 measured cases in it, the failed ones say no space left on TMPDIR"
+else
+	skip "unprivileged user and mount namespaces unavailable (unshare -Urm)"
+	skip "unprivileged user and mount namespaces unavailable (unshare -Urm)"
+	skip "unprivileged user and mount namespaces unavailable (unshare -Urm)"
+fi
+
+# --- Programs and kernels, checked first ---------------------------------
+
+mkdir "$tmp/nognuplot"
+for d in $(echo "$PATH" | tr : ' '); do
+	for f in "$d"/*; do
+		b=${f##*/}
+		[ "$b" = gnuplot ] || [ -e "$tmp/nognuplot/$b" ] ||
+			ln -s "$f" "$tmp/nognuplot/$b" 2>/dev/null || :
+	done
+done
+ok 'PATH=$tmp/nognuplot usage_error --kernels stock --fs nfs3 --out "$tmp/x" &&
+	grep -q "gnuplot missing" "$tmp/err"' \
+	"gnuplot missing: status 2 and one line before any guest, not after the run"
+ok 'usage_error --kernels ,,, --fs nfs3 --out "$tmp/x" && usage_error --fs , --out "$tmp/x"' \
+	"--kernels ,,, and --fs ,: status 2, one line"
 
 # --- Interrupts -----------------------------------------------------------
 
