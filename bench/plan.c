@@ -82,9 +82,14 @@ static int plan_add(struct lab_plan *p, const char *fmt, ...)
 
 /* --- FUSE -------------------------------------------------------------- */
 
-/* Mount options by cache state; "perm" adds default_permissions. */
+/*
+ * Mount options by cache state; "perm" adds default_permissions. On the
+ * expired mounts the daemon lets statx(AT_STATX_DONT_SYNC) walks reuse
+ * expired entries (FUSE_DONT_SYNC_ENTRIES, offered by patched kernels
+ * only): without it every kernel looks them up.
+ */
 #define FUSE_CACHED	"entry_timeout=60,attr_timeout=60"
-#define FUSE_EXPIRED	"entry_timeout=0,attr_timeout=0"
+#define FUSE_EXPIRED	"entry_timeout=0,attr_timeout=0,dont_sync_entries"
 #define FUSE_PERM	FUSE_EXPIRED ",default_permissions"
 
 static const char *fuse_opts(const char *cache, bool perm)

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "init.h"
 #include "loop.h"
 #include "req.h"
 #include "stats.h"
@@ -48,6 +49,7 @@ struct fc_worker {
 static _Thread_local struct {
 	bool active;
 	bool traced;
+	bool grant_dont_sync;	/* add FUSE_DONT_SYNC_ENTRIES to this reply */
 	uint64_t start;		/* usec, when the request was received */
 	struct fc_req req;
 	struct fc_trace *trace;
@@ -82,6 +84,29 @@ static void fc_cur_trace(bool replied, int32_t error)
 	fc_trace_record(fc_cur.trace, &fc_cur.req, &fc_cur.rep);
 }
 
+/*
+ * libfuse's INIT reply, with FUSE_DONT_SYNC_ENTRIES added: gathered into
+ * one buffer, as the kernel reads a reply whole anyway.
+ */
+static ssize_t fc_io_writev_init(int fd, const struct iovec *iov, int count)
+{
+	unsigned char msg[sizeof(struct fuse_out_header) +
+			  sizeof(struct fuse_init_out)];
+	struct iovec one = { .iov_base = msg };
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < count; i++) {
+		if (iov[i].iov_len > sizeof(msg) - len)
+			return writev(fd, iov, count);	/* not ours to change */
+		memcpy(msg + len, iov[i].iov_base, iov[i].iov_len);
+		len += iov[i].iov_len;
+	}
+	one.iov_len = len;
+	fc_init_grant(msg, len, FUSE_DONT_SYNC_ENTRIES);
+	return writev(fd, &one, 1);
+}
+
 /**
  * fc_io_writev() - send one message to the kernel, noting our reply
  * @fd: the session fd
@@ -98,8 +123,11 @@ ssize_t fc_io_writev(int fd, struct iovec *iov, int count, void *userdata)
 	(void)userdata;
 	if (fc_cur.active && count > 0 && iov[0].iov_len >= sizeof(hdr)) {
 		memcpy(&hdr, iov[0].iov_base, sizeof(hdr));
-		if (hdr.unique == fc_cur.req.unique)
+		if (hdr.unique == fc_cur.req.unique) {
 			fc_cur_trace(true, hdr.error);
+			if (fc_cur.grant_dont_sync)
+				return fc_io_writev_init(fd, iov, count);
+		}
 	}
 	return writev(fd, iov, count);
 }
@@ -185,6 +213,8 @@ static void fc_loop_dispatch(struct fc_worker *w, size_t len)
 	fc_stats_count(&d->stats, &fc_cur.req);
 
 	fc_cur.trace = &d->trace;
+	fc_cur.grant_dont_sync = d->dont_sync_entries &&
+		fc_init_offers(w->buf.mem, len, FUSE_DONT_SYNC_ENTRIES);
 	fc_cur.active = true;
 	delay_us = __atomic_load_n(&d->delay_us, __ATOMIC_RELAXED);
 	if (delay_us)

@@ -50,6 +50,7 @@ struct fc_config {
 	char *deny_uid;
 	int default_permissions;
 	int nostatx;
+	int dont_sync_entries;
 	int dry_run;
 	char *backing;		/* the first non-option argument */
 };
@@ -67,6 +68,7 @@ struct fc_settings {
 	mode_t ctl_mode;
 	uint32_t statx_drop;	/* STATX_* bits taken out of STATX replies */
 	uid_t deny_uid;		/* FC_NO_UID: nobody */
+	bool dont_sync_entries;
 };
 
 #define FC_OPT(t, f, v)	{ t, offsetof(struct fc_config, f), v }
@@ -83,6 +85,7 @@ static const struct fuse_opt fc_opts[] = {
 	FC_OPT("statx_drop=%s", statx_drop, 0),
 	FC_OPT("deny_uid=%s", deny_uid, 0),
 	FC_OPT("nostatx", nostatx, 1),
+	FC_OPT("dont_sync_entries", dont_sync_entries, 1),
 	FC_OPT("--dry-run", dry_run, 1),
 	/* Ours to report, and libfuse's to pass to the kernel */
 	FC_OPT("default_permissions", default_permissions, 1),
@@ -120,6 +123,9 @@ static void fc_help(void)
 	       "                             backend lacks them (0x800: no btime)\n"
 	       "    -o deny_uid=UID          answer EACCES to every LOOKUP from UID,\n"
 	       "                             like a daemon checking each caller\n"
+	       "    -o dont_sync_entries     let statx(AT_STATX_DONT_SYNC) walks reuse\n"
+	       "                             expired entries (FUSE_DONT_SYNC_ENTRIES,\n"
+	       "                             if the kernel offers it)\n"
 	       "    --dry-run                check, but do not mount\n\n"
 	       "    -h   --help              print help\n"
 	       "    -V   --version           print version\n"
@@ -294,6 +300,7 @@ static bool fc_check_combined(const struct fc_config *cfg)
 static bool fc_check_options(struct fc_config *cfg, struct fc_settings *set)
 {
 	set->nostatx = cfg->nostatx;
+	set->dont_sync_entries = cfg->dont_sync_entries;
 	return fc_check_combined(cfg) &&
 	       fc_parse_secs("entry_timeout", cfg->entry_timeout,
 			     &set->entry_timeout) &&
@@ -402,6 +409,7 @@ static int fc_setup_data(struct fc_data *d, const char *backing,
 	d->nostatx = set->nostatx;
 	d->statx_drop = set->statx_drop;
 	d->deny_uid = set->deny_uid;
+	d->dont_sync_entries = set->dont_sync_entries;
 	d->debug = debug;
 	return 0;
 }
@@ -444,6 +452,8 @@ static void fc_print_dry_run(const struct fc_config *cfg,
 	       cfg->default_permissions ? "on" : "off",
 	       set->nostatx ? "on" : "off");
 	printf("statx_drop=0x%x\n", set->statx_drop);
+	printf("dont_sync_entries=%s\n",
+	       set->dont_sync_entries ? "on" : "off");
 	if (set->deny_uid == FC_NO_UID)
 		printf("deny_uid=none\n");
 	else

@@ -27,6 +27,7 @@ struct fc_data {
 	bool nostatx;			/* immutable after startup */
 	uint32_t statx_drop;		/* immutable after startup */
 	uid_t deny_uid;			/* immutable; FC_NO_UID: nobody */
+	bool dont_sync_entries;		/* immutable: FUSE_DONT_SYNC_ENTRIES */
 	bool debug;			/* immutable after startup */
 	struct fc_itable itable;
 	struct fc_stats stats;

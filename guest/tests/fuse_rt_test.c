@@ -15,13 +15,15 @@
  * never asserted: the kernel sends it when it drops an inode, which
  * depends on memory pressure, not on the call.
  *
- * Covers kernel patches 0001 (lookup hints, one rule for FORCE|DONT),
- * 0003 (dentry revalidation hints; FORCE_SYNC in one round trip; no
- * DONT_SYNC reuse where FUSE_LOOKUP is the daemon's permission check),
- * 0004 (FUSE_STATX: caller's sync mode and mask, btime cached or known
- * absent, partial replies, ENOSYS fallback), 0005 (file type only) and
- * 0010 (bounded permission opt-in). The series review's findings 1-8
- * each have a test here or in nfs_rt_test.c; the test's comment names it.
+ * Covers the series' lookup hints (one rule for FORCE|DONT), dentry
+ * revalidation (FORCE_SYNC in one round trip, the walk's LOOKUP handed to
+ * ->getattr() of the same call only; DONT_SYNC reuse of expired entries
+ * only for a daemon that set FUSE_DONT_SYNC_ENTRIES), FUSE_STATX (the
+ * caller's sync mode, never a partial mask, btime cached or known absent,
+ * partial replies answered by FUSE_GETATTR, ENOSYS fallback), the file
+ * type alone, and the bounded permission opt-in. The findings of the
+ * series' reviews each have a test here or in nfs_rt_test.c; the test's
+ * comment names it ("v3 finding N" for the third review's).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -176,6 +178,82 @@ TEST_F(cached, force_sync)
 	EXPECT_EQ(ON_KERNEL(0, 1, 1), COUNT("LOOKUP"));
 	EXPECT_EQ(ON_KERNEL(1, 0, 0), COUNT(ATTR_OP));
 	EXPECT_EQ(1, COUNT("total"));
+}
+
+/*
+ * v3 finding 1: a FORCE_SYNC walk that fails after its final LOOKUP (the
+ * "f/" of a regular file: ENOTDIR) leaves nothing behind that lets a later
+ * FORCE_SYNC skip the daemon. The same task's statx of an open file then
+ * returns the size the backing file has now, from one round trip. The
+ * v2 series left a mark on the inode and returned 5 with no request.
+ */
+TEST_F(cached, force_sync_after_failed_walk_asks_daemon)
+{
+	struct statx stx;
+	char slash[160];
+	int fd;
+
+	snprintf(slash, sizeof(slash), "%s/", self->rt.path);
+	fd = open(self->rt.path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, lab_force_sync_enotdir(slash));
+	grow(_metadata, self->rt.back_file, 30);
+	MEASURE(ASSERT_EQ(0, do_fstatx(fd, AT_STATX_FORCE_SYNC, STATX_SIZE,
+				       &stx)));
+	close(fd);
+	EXPECT_EQ(STATX_SIZE, stx.stx_mask & STATX_SIZE);
+	EXPECT_EQ(30, stx.stx_size);
+	EXPECT_EQ(1, COUNT(ATTR_OP));
+	EXPECT_EQ(1, COUNT("total"));
+}
+
+/*
+ * v3 finding 1, across processes: one process's failed FORCE_SYNC walk,
+ * a change behind the kernel's back, then another process's FORCE_SYNC
+ * statx of a descriptor, eight times. A new process often gets the freed
+ * task_struct of the last one: the v2 series' mark (task pointer and
+ * jiffy on the inode) then matched, and 7 in 8 rounds got the old size.
+ */
+TEST_F(cached, force_sync_after_other_process_failed_walk)
+{
+	char slash[160];
+	int i;
+
+	snprintf(slash, sizeof(slash), "%s/", self->rt.path);
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, lab_in_child(lab_force_sync_enotdir, slash));
+		grow(_metadata, self->rt.back_file, 30 + i);
+		/* Time for RCU to free the exited child's task_struct */
+		lab_sleep_ms(50);
+		EXPECT_EQ(30 + i, lab_in_child(lab_force_sync_fd_size,
+					       self->rt.path))
+			TH_LOG("round %d", i);
+	}
+}
+
+/*
+ * v3 finding 2: making a name in a directory invalidates its cached
+ * attributes, but not its type, which a live inode never changes. A
+ * statx of the type alone then costs nothing on the patched kernels and
+ * claims STATX_TYPE (the v2 series claimed nothing: stx_mask 0x1000).
+ */
+TEST_F(cached, type_of_changed_dir_is_claimed)
+{
+	struct statx stx;
+	char dir[160], new[176];
+
+	snprintf(dir, sizeof(dir), "%s/d1", self->rt.fs.mnt);
+	snprintf(new, sizeof(new), "%s/made", dir);
+	ASSERT_EQ(0, do_statx(dir, 0, STATX_BASIC_STATS, &stx));
+	/* mkdir, not creat: no FUSE_RELEASE arrives later, after the close */
+	ASSERT_EQ(0, mkdir(new, 0755));
+	MEASURE(ASSERT_EQ(0, do_statx(dir, 0, STATX_TYPE, &stx)));
+	EXPECT_EQ(STATX_TYPE, stx.stx_mask & STATX_TYPE);
+	EXPECT_EQ(S_IFDIR, stx.stx_mode & S_IFMT);
+	/* Stock refreshes the invalidated attributes: one GETATTR. */
+	EXPECT_EQ(ON_KERNEL(1, 0, 0), COUNT("total"));
+	EXPECT_EQ(ON_KERNEL(STATX_BASIC_STATS, STATX_TYPE, STATX_TYPE),
+		  stx.stx_mask & STATX_BASIC_STATS);
 }
 
 /* Finding 7: a name created behind the kernel's back, negative cached. */
@@ -404,6 +482,41 @@ TEST_F(attr_expired, force_sync_type_only_goes_to_daemon)
 	EXPECT_EQ(8, stx.stx_size);
 }
 
+/*
+ * v3 finding 4: FORCE_SYNC with an empty request mask (0, or only what the
+ * VFS fills in, STATX_MNT_ID) on an open file with expired attributes.
+ * 6.1 stock asks the daemon (FORCE_SYNC always did there). 6.12 stock
+ * sends nothing since commit 8d8f9c4b8df6 ("fuse: handle empty
+ * request_mask in statx") and claims the basic stats with the old size.
+ * Patched, both versions: nothing sent, as in mainline, and STATX_TYPE
+ * claimed alone, as the cache is not what the server has now (the v2
+ * series sent FUSE_STATX on 6.1 and claimed 0x17ff on 6.12).
+ */
+TEST_F(attr_expired, force_sync_empty_mask)
+{
+	unsigned int masks[] = { 0, STATX_MNT_ID };
+	struct statx stx;
+	unsigned int i;
+	int fd = open(self->rt.path, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 2; i++) {
+		grow(_metadata, self->rt.back_file, 8 + i);
+		MEASURE(ASSERT_EQ(0, do_fstatx(fd, AT_STATX_FORCE_SYNC,
+					       masks[i], &stx)));
+		EXPECT_EQ(ON_KERNEL(ON_KVER(1, 0), 0, 0), COUNT("total"))
+			TH_LOG("mask 0x%x", masks[i]);
+		EXPECT_EQ(ON_KERNEL(STATX_BASIC_STATS, STATX_TYPE, STATX_TYPE),
+			  stx.stx_mask & STATX_BASIC_STATS)
+			TH_LOG("mask 0x%x", masks[i]);
+		EXPECT_EQ(S_IFREG, stx.stx_mode & S_IFMT);
+		/* The new size on 6.1 stock, the cached one on 6.12 stock */
+		if (lab_kernel() == LAB_STOCK)
+			EXPECT_EQ(ON_KVER(8 + i, 5), stx.stx_size);
+	}
+	close(fd);
+}
+
 /* The daemon's trace shows the caller's mask and sync flags. */
 TEST_F(attr_expired, trace_shows_caller_mask_and_flags)
 {
@@ -444,13 +557,14 @@ TEST_F(attr_expired, trace_shows_caller_mask_and_flags)
 		return;
 	}
 	/*
-	 * sx_mask: the caller's mask, of what FUSE can report (MODE|BTIME;
-	 * MNT_ID is the VFS's). It was the mask | STATX_BASIC_STATS (0x1fff)
-	 * before the review: a daemon now learns what the caller wants.
+	 * sx_mask: never narrower than the basic stats, with BTIME when it
+	 * is asked for (v3 finding 3: a partial mask, 0x802 in v2, could
+	 * get a reply that cannot refresh the cache). What the daemon learns
+	 * is the sync mode, and whether the birth time is wanted.
 	 */
-	EXPECT_NE(NULL, strstr(dump, "\"sx_flags\":\"0x0\",\"sx_mask\":\"0x802\""))
+	EXPECT_NE(NULL, strstr(dump, "\"sx_flags\":\"0x0\",\"sx_mask\":\"0xfff\""))
 		TH_LOG("trace: %s", dump);
-	EXPECT_NE(NULL, strstr(dump, "\"sx_flags\":\"0x2000\",\"sx_mask\":\"0x802\""))
+	EXPECT_NE(NULL, strstr(dump, "\"sx_flags\":\"0x2000\",\"sx_mask\":\"0xfff\""))
 		TH_LOG("trace: %s", dump);
 	free(dump);
 }
@@ -565,11 +679,16 @@ FIXTURE_SETUP(partial)
 FIXTURE_TEARDOWN(partial) { rt_teardown(&self->rt); }
 
 /*
- * Finding 3: a reply without all the basic stats is not cached, stat(2)
- * gets the cached size instead of a zero, and statx's stx_mask claims
- * only what the daemon sent.
+ * v3 finding 3: a FUSE_STATX reply without a basic field cannot refresh
+ * the cache, and stat(2) cannot see stx_mask. The patched kernels then ask
+ * FUSE_GETATTR in the same call, so stat(2) sees the file grow (the v2
+ * series kept returning the cached 5 bytes, two FUSE_STATX per call and
+ * never a GETATTR). A statx that wants the birth time gets it from the
+ * FUSE_STATX reply and the size from the GETATTR: 6.12 stock claims no
+ * size and returns 0 there (commit d3045530bdd2, "fuse: implement
+ * statx"; the first patch of the 6.12 series fixes it for stable).
  */
-TEST_F(partial, reply_neither_zeroes_nor_caches)
+TEST_F(partial, stat_sees_change_through_getattr)
 {
 	struct statx stx;
 	struct stat st;
@@ -577,17 +696,27 @@ TEST_F(partial, reply_neither_zeroes_nor_caches)
 	MEASURE(ASSERT_EQ(0, stat(self->rt.path, &st)));
 	EXPECT_EQ(5, st.st_size);
 	EXPECT_NE(0, st.st_nlink);
-	EXPECT_EQ(1, COUNT(ATTR_OP));
-	ASSERT_EQ(0, do_statx(self->rt.path, 0, STATX_BASIC_STATS, &stx));
-	EXPECT_EQ(ON_KERNEL(STATX_SIZE, 0, 0), stx.stx_mask & STATX_SIZE);
-	EXPECT_EQ(5, stx.stx_size);
-	/* The partial reply shows the new mode but leaves the cache alone. */
+	EXPECT_EQ(ON_KERNEL(0, 1, 1), COUNT("STATX"));
+	EXPECT_EQ(1, COUNT("GETATTR"));
+	grow(_metadata, self->rt.back_file, 21);
+	ASSERT_EQ(0, stat(self->rt.path, &st));
+	EXPECT_EQ(21, st.st_size);
 	ASSERT_EQ(0, chmod(self->rt.back_file, 0600));
 	ASSERT_EQ(0, stat(self->rt.path, &st));
 	EXPECT_EQ(0600, st.st_mode & 07777);
+	/* The GETATTR reply refreshed the cache: DONT_SYNC sees it. */
 	ASSERT_EQ(0, do_statx(self->rt.path, AT_STATX_DONT_SYNC,
 			      STATX_BASIC_STATS, &stx));
-	EXPECT_EQ(ON_KERNEL(0600, 0644, 0644), stx.stx_mode & 07777);
+	EXPECT_EQ(0600, stx.stx_mode & 07777);
+	EXPECT_EQ(21, stx.stx_size);
+	MEASURE(ASSERT_EQ(0, do_statx(self->rt.path, 0,
+				      STATX_BASIC_STATS | STATX_BTIME, &stx)));
+	EXPECT_EQ(ON_KERNEL(ON_KVER(STATX_SIZE, 0), STATX_SIZE, STATX_SIZE),
+		  stx.stx_mask & STATX_SIZE);
+	EXPECT_EQ(ON_KERNEL(ON_KVER(21, 0), 21, 21), stx.stx_size);
+	EXPECT_EQ(ON_KERNEL(ON_KVER(0, STATX_BTIME), STATX_BTIME, STATX_BTIME),
+		  stx.stx_mask & STATX_BTIME);
+	EXPECT_EQ(ON_KERNEL(ON_KVER(1, 0), 1, 1), COUNT("GETATTR"));
 }
 
 /*
@@ -606,8 +735,9 @@ FIXTURE_TEARDOWN(lookup_acl) { rt_teardown(&self->rt); }
 /*
  * Finding 5: root's walk leaves expired dentries behind; another user's
  * DONT_SYNC statx must not resolve them without asking the daemon. It
- * did before the review; now expired dentries are kept for DONT_SYNC
- * only with default_permissions or without allow_other.
+ * did before the first review. Since v3 expired dentries are reused for
+ * DONT_SYNC only if the daemon set FUSE_DONT_SYNC_ENTRIES in FUSE_INIT,
+ * which this one did not.
  */
 TEST_F(lookup_acl, dont_sync_never_grants_what_daemon_refuses)
 {
@@ -623,11 +753,71 @@ TEST_F(lookup_acl, dont_sync_never_grants_what_daemon_refuses)
 	EXPECT_EQ(1, lab_as_nobody(lab_dont_sync_walk, self->rt.deep));
 }
 
-/* Nothing cached: entry_timeout=0 and attr_timeout=0. */
+/*
+ * v3 finding 5: the same daemon check with default_permissions. The
+ * kernel checks modes, the daemon still decides per caller in LOOKUP, and
+ * it did not opt in: its refusal stands (the v2 series reused the
+ * entries here, sent no LOOKUP and let uid 65534 through).
+ */
+FIXTURE(lookup_acl_perm) { struct rt rt; };
+FIXTURE_SETUP(lookup_acl_perm)
+{
+	rt_setup(_metadata, &self->rt,
+		 "entry_timeout=0,attr_timeout=0,allow_other,default_permissions,deny_uid=65534");
+}
+FIXTURE_TEARDOWN(lookup_acl_perm) { rt_teardown(&self->rt); }
+
+TEST_F(lookup_acl_perm, daemon_without_opt_in_decides)
+{
+	struct statx stx;
+
+	ASSERT_EQ(0, do_statx(self->rt.deep, 0, STATX_BASIC_STATS, &stx));
+	MEASURE(ASSERT_EQ(0, do_statx(self->rt.deep, AT_STATX_DONT_SYNC,
+				      STATX_BASIC_STATS, &stx)));
+	EXPECT_EQ(3, COUNT("LOOKUP"));
+	EXPECT_EQ(1, lab_as_nobody(lab_dont_sync_walk, self->rt.deep));
+}
+
+/*
+ * v3 finding 5: a daemon that opted in (fusecount -o dont_sync_entries
+ * sets FUSE_DONT_SYNC_ENTRIES) accepts that DONT_SYNC walks reuse expired
+ * entries without asking it: root's walk sends nothing, and uid 65534's
+ * walk goes through names its LOOKUP would refuse. Stock kernels do not
+ * offer the flag and still ask.
+ */
+FIXTURE(lookup_acl_optin) { struct rt rt; };
+FIXTURE_SETUP(lookup_acl_optin)
+{
+	rt_setup(_metadata, &self->rt,
+		 "entry_timeout=0,attr_timeout=0,allow_other,deny_uid=65534,dont_sync_entries");
+}
+FIXTURE_TEARDOWN(lookup_acl_optin) { rt_teardown(&self->rt); }
+
+TEST_F(lookup_acl_optin, daemon_opted_in_is_not_asked)
+{
+	struct statx stx;
+
+	ASSERT_EQ(0, do_statx(self->rt.deep, 0, STATX_BASIC_STATS, &stx));
+	MEASURE(ASSERT_EQ(0, do_statx(self->rt.deep, AT_STATX_DONT_SYNC,
+				      STATX_BASIC_STATS, &stx)));
+	EXPECT_EQ(ON_KERNEL(3, 0, 0), COUNT("LOOKUP"));
+	EXPECT_EQ(ON_KERNEL(3, 0, 0), COUNT("total"));
+	EXPECT_EQ(5, stx.stx_size);
+	EXPECT_EQ(ON_KERNEL(1, 0, 0),
+		  lab_as_nobody(lab_dont_sync_walk, self->rt.deep));
+	/* A walk that is not DONT_SYNC still asks, and is still refused */
+	EXPECT_EQ(3, lab_as_nobody(lab_plain_stat, self->rt.deep));
+}
+
+/*
+ * Nothing cached: entry_timeout=0 and attr_timeout=0. The daemon lets
+ * DONT_SYNC walks reuse expired entries (FUSE_DONT_SYNC_ENTRIES).
+ */
 FIXTURE(all_expired) { struct rt rt; };
 FIXTURE_SETUP(all_expired)
 {
-	rt_setup(_metadata, &self->rt, "entry_timeout=0,attr_timeout=0");
+	rt_setup(_metadata, &self->rt,
+		 "entry_timeout=0,attr_timeout=0,dont_sync_entries");
 }
 FIXTURE_TEARDOWN(all_expired) { rt_teardown(&self->rt); }
 
@@ -668,12 +858,15 @@ TEST_F(all_expired, force_sync_deep_path)
 	EXPECT_EQ(ON_KERNEL(4, 3, 3), COUNT("total"));
 }
 
-/* Nothing cached, and the kernel checks permissions itself. */
+/*
+ * Nothing cached, the kernel checks permissions itself, and the daemon
+ * lets DONT_SYNC walks reuse expired entries.
+ */
 FIXTURE(perm_expired) { struct rt rt; };
 FIXTURE_SETUP(perm_expired)
 {
 	rt_setup(_metadata, &self->rt,
-		 "entry_timeout=0,attr_timeout=0,default_permissions,allow_other");
+		 "entry_timeout=0,attr_timeout=0,default_permissions,allow_other,dont_sync_entries");
 }
 FIXTURE_TEARDOWN(perm_expired) { rt_teardown(&self->rt); }
 

@@ -58,4 +58,53 @@ static inline int lab_as_nobody(int (*fn)(const char *), const char *path)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Run @fn(@path) in a child process of the same user; as above. */
+static inline int lab_in_child(int (*fn)(const char *), const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(fn(path));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * 0: statx(@path, AT_STATX_FORCE_SYNC) failed with ENOTDIR, as "f/" of a
+ * regular file does after the walk looked f up; 3: anything else.
+ */
+static inline int lab_force_sync_enotdir(const char *path)
+{
+	struct statx stx;
+
+	if (sys_statx(AT_FDCWD, path, AT_STATX_FORCE_SYNC, STATX_SIZE, &stx))
+		return errno == ENOTDIR ? 0 : 3;
+	return 3;
+}
+
+/*
+ * The size statx(AT_STATX_FORCE_SYNC) of a descriptor of @path gives,
+ * for an exit status: 0-249 the size, 250 if larger, 254 if STATX_SIZE
+ * is not claimed, 255 if a call failed.
+ */
+static inline int lab_force_sync_fd_size(const char *path)
+{
+	struct statx stx;
+	int fd = open(path, O_RDONLY);
+	int rc;
+
+	if (fd < 0)
+		return 255;
+	rc = sys_statx(fd, "", AT_EMPTY_PATH | AT_STATX_FORCE_SYNC,
+		       STATX_SIZE, &stx);
+	close(fd);
+	if (rc)
+		return 255;
+	if (!(stx.stx_mask & STATX_SIZE))
+		return 254;
+	return stx.stx_size < 250 ? (int)stx.stx_size : 250;
+}
+
 #endif /* LAB_USER_H */

@@ -142,6 +142,69 @@ TEST_F(nfs4, warm_force_sync)
 	EXPECT_EQ(1, COMPOUNDS);
 }
 
+/* Append @n bytes to @path on the server side, behind the client's back */
+static void server_append(struct __test_metadata *_metadata, const char *path,
+			  int n)
+{
+	char buf[64] = { 0 };
+	int fd = open(path, O_WRONLY | O_APPEND);
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(n, (int)sizeof(buf));
+	ASSERT_EQ(n, write(fd, buf, n));
+	close(fd);
+}
+
+/*
+ * v3 finding 1: a FORCE_SYNC walk that fails after its final LOOKUP (the
+ * "file/" of a regular file: ENOTDIR) leaves nothing behind that lets a
+ * later FORCE_SYNC skip the server: the same task's statx of an open file
+ * sends a GETATTR and returns the size the server has now. The v2 series
+ * left a mark on the inode and returned the old size with no call.
+ */
+TEST_F(nfs4, force_sync_after_failed_walk_asks_server)
+{
+	struct statx stx;
+	char slash[160];
+	int fd;
+
+	snprintf(slash, sizeof(slash), "%s/", self->file);
+	fd = open(self->file, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, lab_force_sync_enotdir(slash));
+	server_append(_metadata, self->srv_file, 25);
+	MEASURE(ASSERT_EQ(0, statx(fd, "", AT_EMPTY_PATH | AT_STATX_FORCE_SYNC,
+				   STATX_SIZE, &stx)));
+	close(fd);
+	EXPECT_EQ(STATX_SIZE, stx.stx_mask & STATX_SIZE);
+	EXPECT_EQ(30, stx.stx_size);
+	EXPECT_EQ(1, OPS(GETATTR));
+	EXPECT_EQ(1, COMPOUNDS);
+}
+
+/*
+ * v3 finding 1, across processes, eight rounds: one process's failed
+ * FORCE_SYNC walk, an append on the server, then another process's
+ * FORCE_SYNC statx of a descriptor (the v2 series' mark matched a reused
+ * task_struct in 1 of 8 rounds on NFS, 7 of 8 on FUSE).
+ */
+TEST_F(nfs4, force_sync_after_other_process_failed_walk)
+{
+	char slash[160];
+	int i;
+
+	snprintf(slash, sizeof(slash), "%s/", self->file);
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, lab_in_child(lab_force_sync_enotdir, slash));
+		server_append(_metadata, self->srv_file, 1);
+		/* Time for RCU to free the exited child's task_struct */
+		lab_sleep_ms(50);
+		EXPECT_EQ(6 + i, lab_in_child(lab_force_sync_fd_size,
+					      self->file))
+			TH_LOG("round %d", i);
+	}
+}
+
 /*
  * Finding 7: under FORCE_SYNC a negative final dentry is looked up again
  * too, as on FUSE: a file another client created is found.

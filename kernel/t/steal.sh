@@ -5,12 +5,11 @@
 # 10 ms at a time, 5 ms apart) while it makes 6000 such calls on
 # NFSv4.2 (knfsd and the client in one guest, actimeo=3600), then 6000
 # on FUSE (fusecount, timeouts of an hour): nothing expires. Exact: each
-# call is one LOOKUP whose reply answers it (patches 0002 and 0003).
-# With the one-tick mark the series had first, a stop between the two
-# left the mark stale and the call sent a GETATTR too: 1-2 in 1000 NFS
-# calls with four busy loops on the host. The tenth of a second it held
-# next failed the FUSE half once in make check (five test files beside
-# this one on 2 cores); it holds a second now. Sourced by steal.t (6.1)
+# call is one LOOKUP whose reply answers it: the walk tells ->getattr()
+# of the same call that it fetched the attributes (AT_GETATTR_FETCHED),
+# however long the guest was stopped in between. Timed marks on the
+# inode, which earlier versions of the series used, let a stop between
+# the two cost a second round trip here. Sourced by steal.t (6.1)
 # and steal-6.12.t with $st_kernel set.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
