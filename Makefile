@@ -101,14 +101,19 @@ kernel-patched-6.12:
 # was given -j: then they share its job slots.
 JOBS ?= $(shell nproc)
 sub_j = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
+#
+# One build at a time in a build folder: two make lab at once in one
+# checkout would write the same objects and binaries side by side. The
+# second waits for the first's lock, then finds them up to date.
+build_lock = mkdir -p -- $(call q,$(BUILD)) && flock $(call q,$(BUILD)/.build.lock)
 userspace: kernel-patched
-	@$(MAKE) -s $(sub_j) -C bench
-	@$(MAKE) -s $(sub_j) -C fuse-backend
-	@$(MAKE) -s $(sub_j) -C nfs-lab
-	@$(MAKE) -s $(sub_j) -C guest tests
+	@$(build_lock) sh -ec '$(MAKE) -s $(sub_j) -C bench; \
+		$(MAKE) -s $(sub_j) -C fuse-backend; \
+		$(MAKE) -s $(sub_j) -C nfs-lab; \
+		$(MAKE) -s $(sub_j) -C guest tests'
 
 guest: userspace
-	@$(MAKE) -s $(sub_j) -C guest initramfs
+	@$(build_lock) $(MAKE) -s $(sub_j) -C guest initramfs
 
 check: deps
 	@$(MAKE) -s kernel guest

@@ -104,7 +104,12 @@ for f in ${GUEST_FILES:-}; do
 	in_base "$f" || copy_path "$f"
 done
 
-tmp=$out.tmp
+# A name of its own beside OUTPUT, renamed over it when whole: two builds
+# at once (two make lab in one checkout) each write their own, and a
+# reader (guest/run, a --layer build) sees the old file or the new one.
+tmp=$(mktemp "$out.XXXXXX")
+trap 'rm -rf "$stage" "$stage.base" "$tmp"' EXIT
 (cd "$stage" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$tmp"
-mv "$tmp" "$out"
+chmod 644 "$tmp"
+mv -f "$tmp" "$out"
 log "$out: $(du -h "$out" | cut -f1), $# binaries"
