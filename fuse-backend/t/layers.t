@@ -10,12 +10,12 @@ cd "$T_DIR/.."
 may_include() {
 	case $1 in
 	fuse_abi|sbuf|fusecount-ctl) echo "" ;;
-	inode|req)	echo "fuse_abi.h" ;;
+	inode|req|init)	echo "fuse_abi.h" ;;
 	stats|trace)	echo "req.h sbuf.h" ;;
 	ctl)		echo "stats.h trace.h sbuf.h" ;;
 	ops)		echo "inode.h stats.h trace.h" ;;
 	statx)		echo "ops.h req.h" ;;
-	loop)		echo "ops.h req.h stats.h trace.h statx.h" ;;
+	loop)		echo "ops.h req.h stats.h trace.h statx.h init.h" ;;
 	main)		echo "ctl.h loop.h ops.h" ;;
 	*)		echo "?" ;;
 	esac
