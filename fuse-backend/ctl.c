@@ -598,7 +598,10 @@ static mode_t fc_ctl_dir_mode(mode_t mode)
 /*
  * Make the socket's directory if it is missing (its last component only),
  * and refuse one that is not ours or that group or others may write to:
- * they could remove our socket and put their own in its place.
+ * they could remove our socket and put their own in its place. The
+ * directory itself is checked (lstat): a symlink, which another user may
+ * have planted where fs.protected_symlinks=0, is refused whatever it
+ * points to, so nothing behind it is ever bound or removed.
  */
 static int fc_ctl_mkdir(struct fc_ctl *c, mode_t mode)
 {
@@ -613,8 +616,10 @@ static int fc_ctl_mkdir(struct fc_ctl *c, mode_t mode)
 	} else if (errno != EEXIST) {
 		return -errno;
 	}
-	if (stat(c->dir, &st) == -1)
+	if (lstat(c->dir, &st) == -1)
 		return -errno;
+	if (S_ISLNK(st.st_mode))
+		return -EPERM;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
 	if (st.st_uid != geteuid() || (st.st_mode & 0022))

@@ -437,6 +437,30 @@ static void test_other_uid(void)
 	chmod(dir, 0700);
 }
 
+/*
+ * A symlink as the socket's directory is refused, even to a private
+ * directory of ours (where fs.protected_symlinks=0, another user could
+ * have planted it), and nothing behind it is touched.
+ */
+static void test_symlink_dir(void)
+{
+	char real[96], link[96], file[112], path[96];
+	struct fc_ctl c;
+	struct stat st;
+
+	snprintf(real, sizeof(real), "%s/real", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(file, sizeof(file), "%s/keep", real);
+	mkdir(real, 0700);
+	close(open(file, O_CREAT | O_WRONLY, 0600));
+	ok(!symlink(real, link) &&
+	   open_in(&c, "link", FC_CTL_MODE, path, sizeof(path)) == -EPERM,
+	   "a symlink to a private directory is refused: -EPERM");
+	ok(!lstat(link, &st) && S_ISLNK(st.st_mode) && !access(file, F_OK) &&
+	   access(link, F_OK) == 0 && stat(real, &st) == 0,
+	   "the symlink, its directory and the file in it are left alone");
+}
+
 /* A dump of over 1 MB, far more than a socket buffer holds */
 static void fill_trace(void)
 {
@@ -584,7 +608,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
 		return serve(argv[2]);
 
-	plan(46);
+	plan(48);
 	test_parse();
 	if (!mkdtemp(dir) || fc_trace_init(&trace))
 		skip_all("no temporary directory");
@@ -601,6 +625,7 @@ int main(int argc, char **argv)
 	fc_ctl_close(&c);
 	ok(access(path, F_OK) == -1, "stopping removes the socket file");
 	test_modes();
+	test_symlink_dir();
 	test_other_uid();
 
 	fc_trace_destroy(&trace);
