@@ -17,6 +17,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "plan.h"
 
@@ -64,10 +65,20 @@ static bool lp_matches(const struct lp_opts *o, const struct lab_case *k)
 	return match;
 }
 
+/* The plan's cases that match; a --match that matches none is a usage error */
 static int lp_print(const struct lp_opts *o, const struct lab_plan *p)
 {
 	unsigned int id = 0;
 	int i;
+
+	for (i = 0; o->match && !id && i < p->count; i++)
+		id = lp_matches(o, &p->cases[i]);
+	if (o->match && !id) {
+		fprintf(stderr, "labplan: --match %s: no case of the %s plan has it\n",
+			o->match, o->fs->name);
+		return 2;
+	}
+	id = 0;
 
 	for (i = 0; i < p->count; i++) {
 		struct lab_case k = p->cases[i];
@@ -90,11 +101,17 @@ static int lp_cases(const struct lp_opts *o)
 	struct lab_plan p;
 	char err[160];
 	FILE *f = fopen(o->cases, "re");
+	struct stat st;
 	int ret;
 
 	if (!f)
 		lp_usage(o->cases, errno == ENOENT ? ": no such file" :
 						    ": cannot read it");
+	/* fopen() opens a folder for reading; reading it fails */
+	if (fstat(fileno(f), &st) || S_ISDIR(st.st_mode)) {
+		fclose(f);
+		lp_usage(o->cases, ": a folder, not a file of case lines");
+	}
 	ret = lab_plan_read(&p, o->fs, f, err, sizeof(err));
 	fclose(f);
 	if (ret) {
@@ -103,7 +120,7 @@ static int lp_cases(const struct lp_opts *o)
 	}
 	ret = lp_print(o, &p);
 	lab_plan_free(&p);
-	return ret ? 1 : 0;
+	return ret;
 }
 
 static unsigned int lp_n(const char *v)
@@ -188,5 +205,5 @@ int main(int argc, char *argv[])
 		return 1;
 	ret = lp_print(&o, &p);
 	lab_plan_free(&p);
-	return ret ? 1 : 0;
+	return ret;
 }

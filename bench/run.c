@@ -479,8 +479,11 @@ static long run_budget_us(const struct lab_run *r, const char *v)
 	return n * 1000000L;
 }
 
-/* The common options, then the backend's. */
-static struct option *run_options(const struct lab_backend *be)
+/*
+ * The common options, then the backend's. Static: a usage error exits
+ * from inside the parse, and nothing must be left allocated then.
+ */
+static const struct option *run_options(const struct lab_backend *be)
 {
 	static const struct option common[] = {
 		{ "kernel", required_argument, NULL, 'k' },
@@ -489,14 +492,13 @@ static struct option *run_options(const struct lab_backend *be)
 		{ "budget-s", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 	};
+	static struct option all[32];
 	size_t n = 0, i = sizeof(common) / sizeof(common[0]);
-	struct option *all;
 
 	while (be->opts && be->opts[n].name)
 		n++;
-	all = calloc(i + n + 1, sizeof(*all));
-	if (!all)
-		exit(1);
+	if (i + n + 1 > sizeof(all) / sizeof(all[0]))
+		exit(1);	/* a backend with too many options: a bug */
 	memcpy(all, common, sizeof(common));
 	if (n)
 		memcpy(all + i, be->opts, n * sizeof(*all));
@@ -505,7 +507,7 @@ static struct option *run_options(const struct lab_backend *be)
 
 static const char *run_parse(struct lab_run *r, int argc, char *argv[])
 {
-	struct option *opts = run_options(r->be);
+	const struct option *opts = run_options(r->be);
 	const char *cases = NULL, *fs = r->be->fs0;
 	int opt;
 
@@ -529,7 +531,6 @@ static const char *run_parse(struct lab_run *r, int argc, char *argv[])
 		else if (opt == '?' || !r->be->opt || r->be->opt(r, opt, optarg))
 			run_usage(r, "unknown option ", argv[optind - 1]);
 	}
-	free(opts);
 	if (optind < argc)
 		run_usage(r, "unexpected argument ", argv[optind]);
 	if (!r->kernel || !cases)

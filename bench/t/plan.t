@@ -22,7 +22,7 @@ command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
 keys='[.fs, .mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms] | tostring'
 count() { jq -s "[.[] | select($2)] | length" "$1"; }
 
-echo "1..26"
+echo "1..29"
 ok 'jq -s -e "length > 0 and all(type == \"object\")" "$tmp/full"' "every line is a JSON object"
 ok '[ "$(jq -r "$keys" "$tmp/full" | sort | uniq -d | wc -l)" = 0 ]' \
 	"no two cases share their keys"
@@ -95,6 +95,21 @@ ok 'usage_error "$lp" --fs fuse --cases "$tmp/none" &&
 	usage_error "$lp" --fs nfs3 --cases "$tmp/badmask" &&
 	grep -q "badmask:1: bad value in .mask=bogus." "$tmp/err"' \
 	"labplan: a missing file, a bad mask: exit 2, one line naming it"
+ok 'usage_error "$lp" --fs fuse --match bogus=1 && grep -q "no case of the fuse plan" "$tmp/err" &&
+	usage_error "$lp" --fs nfs3 --cases "$tmp/lines" --match bogus=1' \
+	"labplan: a --match that matches no case: exit 2, one line (not an empty plan)"
+ok 'usage_error "$lp" --fs fuse --cases "$tmp" && grep -q "a folder" "$tmp/err"' \
+	"labplan --cases FOLDER: exit 2, one line (not an empty plan)"
+# The usage path frees what it took: the ASan/UBSan build's LeakSanitizer
+# finds nothing (make -C bench SAN=1)
+san=$(dirname "$BUILD")/bench-san/fusebench
+if [ -x "$san" ]; then
+	ok 'usage_error "$san" --bogus && usage_error "$san" &&
+		usage_error "$san" --kernel x --cases "$tmp/none"' \
+		"fusebench (ASan/LSan build): usage errors exit 2 with one line, no leak"
+else
+	skip "fusebench's ASan build missing (make -C bench SAN=1)"
+fi
 ok '[ "$("$lp" --fs fuse --quick --n 100 --json | jq -c "del(.id)")" = "$(jq -c "select(.n != 1000) | del(.id)" "$tmp/quick")" ]' \
 	"in-range values are taken: --n 100 is the quick plan without N=1000"
 exit $failed
