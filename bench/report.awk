@@ -102,6 +102,27 @@ function key(   k) {
 	nrun++
 }
 
+# A mount's profile, in a few words: what its cache timeouts are. NFS:
+# "defaults" without any ac* option or noac, else those options; FUSE:
+# its entry and attribute timeouts. A figure is only true for the mount
+# it was measured on: every ls table and summary line names it.
+function profile(opts,   n, a, i, p, e, t) {
+	n = split(opts, a, ",")
+	p = ""
+	e = t = ""
+	for (i = 1; i <= n; i++) {
+		if (a[i] ~ /^entry_timeout=/)
+			e = substr(a[i], 15)
+		else if (a[i] ~ /^attr_timeout=/)
+			t = substr(a[i], 14)
+		else if (a[i] ~ /^(ac|noac$)/)
+			p = p (p == "" ? "" : ",") a[i]
+	}
+	if (e != "" || t != "")
+		return "timeouts " (e == t ? e : e "/" t) " s"
+	return p == "" ? "defaults" : p
+}
+
 function label(call, form, sync, opts,   s) {
 	if (call == "lsx") {
 		s = "lsx --form " form
@@ -117,7 +138,39 @@ function label(call, form, sync, opts,   s) {
 		s = s " (rdplus on)"
 	if (opts ~ /nordirplus/)
 		s = s " (nordirplus)"
+	if (opts != "" && profile(opts) == "defaults")
+		s = s " [defaults]"
 	return s
+}
+
+# The profiles of the mounts behind the rows ls_index() found, by N, for
+# the line under a table: "N=100: actimeo=1; N=1000: actimeo=5"; rows
+# marked [defaults] are mounts without any ac* option.
+function mounts_note(   i, k, f, seen, s, r) {
+	s = ""
+	for (i = 1; i <= nn; i++)
+		for (r = 1; r <= nrow; r++) {
+			k = lskey[rows[r], ns[i], 0]
+			if (k == "" || rows[r] ~ /\[defaults\]$/)
+				continue
+			split(k, f, SUBSEP)
+			if ((ns[i], profile(f[2])) in seen)
+				continue
+			seen[ns[i], profile(f[2])] = 1
+			s = s (s == "" ? "" : "; ") "N=" ns[i] ": " profile(f[2])
+		}
+	return s
+}
+
+function mounts_line(   s, r, d) {
+	s = mounts_note()
+	d = 0
+	for (r = 1; r <= nrow; r++)
+		d += rows[r] ~ /\[defaults\]$/
+	if (d)
+		s = s (s == "" ? "" : "; ") "rows marked [defaults]: no ac* option, the kernel's own timeouts"
+	if (s != "")
+		print "Mounts: " md(s) ".\n"
 }
 
 # The current case in a few words, for the list of failed cases.
@@ -538,6 +591,7 @@ function ls_calls_table(fs, cache,   r, i, j, c, k, n) {
 	for (i = 1; i <= nn; i++)
 		for (j = 1; j <= nk; j++)
 			hdr[++n] = "N=" ns[i] " " ks[j]
+	mounts_line()
 	header("command", n)
 	for (r = 1; r <= nrow; r++) {
 		c = "| " rows[r]
@@ -569,6 +623,7 @@ function ls_glance_table(fs, cache,   r, i, j, c, k, n, d) {
 		hdr[++n] = ks[j] " − " base
 	for (j = 1; j <= nk; j++)
 		hdr[++n] = ks[j] " ms"
+	mounts_line()
 	header("command | N", n)
 	nest = 0
 	for (r = 1; r <= nrow; r++)
@@ -599,6 +654,7 @@ function ls_time_table(fs, cache,   r, i, j, d, c, k, n) {
 	for (d = 1; d <= nd; d++)
 		for (j = 1; j <= nk; j++)
 			hdr[++n] = ds[d] " ms " ks[j]
+	mounts_line()
 	header("command | N", n)
 	nest = 0
 	for (r = 1; r <= nrow; r++)
@@ -634,7 +690,8 @@ function plot_calls(fs, cache, l,   i, j, k, p) {
 	if (l !~ /-l$|long$|long --dont-sync$/)
 		return
 	p = "calls-" slug(fs) "-" cache
-	ptitle[p] = fs ", " cache ": server calls per file, long forms"
+	ptitle[p] = fs ", " cache ": server calls per file, long forms (" \
+		    mounts_note() ")"
 	pylabel[p] = "calls per file"
 	for (i = 1; i <= nn; i++)
 		for (j = 1; j <= nk; j++) {
@@ -649,7 +706,8 @@ function plot_time(fs, cache, l, d,   i, j, k, p) {
 	if (l !~ /-l$|long$|long --dont-sync$/ || d == "")
 		return
 	p = "time-" slug(fs) "-" cache
-	ptitle[p] = fs ", " cache ": ms per ls at " d " ms per request, long forms"
+	ptitle[p] = fs ", " cache ": ms per ls at " d \
+		    " ms per request, long forms (" mounts_note() ")"
 	pylabel[p] = "ms per ls"
 	for (i = 1; i <= nn; i++)
 		for (j = 1; j <= nk; j++) {
@@ -912,6 +970,12 @@ function find(fs, wl, call, form, sync, mask, object, cache, n, d, opts,
 	return ""
 }
 
+# The profile of case K's mount
+function prof_of(k,   f) {
+	split(k, f, SUBSEP)
+	return profile(f[2])
+}
+
 function across(k, fmt,   j, s) {
 	s = ""
 	for (j = 1; j <= nk; j++)
@@ -922,14 +986,15 @@ function across(k, fmt,   j, s) {
 
 # One summary line for a command across N: "N=100: a → b; N=1000: ...",
 # calls per file, or ms at delay D (≈: estimated, as in the tables).
-function ls_line(fs, what, call, form, sync, cache, d, time,   n, k, s) {
+function ls_line(fs, what, call, form, sync, cache, d, time,   n, k, s, pf) {
 	s = ""
 	for (n = 100; n <= 10000; n *= 10) {
 		k = find(fs, "ls", call, form, sync, "-", "dir", cache, n, 0, "")
 		if (k == "")
 			continue
 		fmt_n = n
-		s = s (s == "" ? "" : "; ") "N=" n ": " \
+		split(k, pf, SUBSEP)
+		s = s (s == "" ? "" : "; ") "N=" n " [" profile(pf[2]) "]: " \
 		    (time ? wtimes(fs, label(call, form, sync, ""), cache, n, d) : \
 			    across(k, "%.2f"))
 	}
@@ -952,13 +1017,13 @@ function summarize(   fs, i, k, f) {
 	for (i = 1; i <= nfs; i++) {
 		fs = fss[i]
 		k = find(fs, "syscall", "statx", "-", "dont", "basic", "deep", "expired", 1, 0, "")
-		if (k != "") say(sprintf("%-7s %-34s %s", fs, "statx DONT_SYNC d1/d2/f, expired", across(k)))
+		if (k != "") say(sprintf("%-7s %-34s %s [%s]", fs, "statx DONT_SYNC d1/d2/f, expired", across(k), prof_of(k)))
 		k = find(fs, "syscall", "statx", "-", "dont", "basic", "deep", "expired", 1, 0, "default_permissions")
-		if (k != "") say(sprintf("%-7s %-34s %s", fs, " ... with default_permissions", across(k)))
+		if (k != "") say(sprintf("%-7s %-34s %s [%s]", fs, " ... with default_permissions", across(k), prof_of(k)))
 		k = find(fs, "syscall", "statx", "-", "as-stat", "type,ino", "file", "expired", 1, 0, "")
-		if (k != "") say(sprintf("%-7s %-34s %s", fs, "statx type,ino of a file, expired", across(k)))
+		if (k != "") say(sprintf("%-7s %-34s %s [%s]", fs, "statx type,ino of a file, expired", across(k), prof_of(k)))
 		k = find(fs, "deep", "statx", "-", "dont", "basic", "deep", "expired", 64, 0, "")
-		if (k != "") say(sprintf("%-7s %-34s %s", fs, "deep tree DONT_SYNC, 64 files", across(k)))
+		if (k != "") say(sprintf("%-7s %-34s %s [%s]", fs, "deep tree DONT_SYNC, 64 files", across(k), prof_of(k)))
 		ls_line(fs, "GNU ls -l expired, calls/file", "gnu-ls", "long", "as-stat", "expired", 0, 0)
 		ls_line(fs, "lsx -l --dont-sync expired, c/file", "lsx", "long", "dont", "expired", 0, 0)
 		ls_line(fs, "GNU ls -l cold at 10 ms/req, ms", "gnu-ls", "long", "as-stat", "cold", 10, 1)

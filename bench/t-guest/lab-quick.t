@@ -109,7 +109,7 @@ is "$([ "$w" -ge $((c * 10000)) ] && echo yes)" yes \
 # The report shows those numbers.
 is "$(grep -cxF '| entry_timeout=0,attr_timeout=0,dont_sync_entries | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → none |' "$res/report.md")" 1 \
 	"report.md: the DONT_SYNC row, stock 3 -> patched 0 -> optin 0"
-is "$(grep -c 'statx DONT_SYNC d1/d2/f, expired *3 → 0 → 0$' "$lab_tmp/summary")" 1 \
+is "$(grep -c '^fuse    statx DONT_SYNC d1/d2/f, expired *3 → 0 → 0 \[timeouts 0 s\]$' "$lab_tmp/summary")" 1 \
 	"the summary says so too"
 is "$(ls "$res/plots" | grep -c -- "-fuse-.*\.svg$")" 5 "five FUSE plots: calls cold, warm, expired; time cold, expired"
 is "$(jq '[.cases[] | select(.error)] | length' "$r")" 0 "no case failed"
@@ -133,6 +133,6 @@ for fs in nfs3 nfs4.2; do
 			"$fs $k: deep tree DONT_SYNC, expired: $([ $k = optin ] && echo 0 || echo 32) calls"
 	done
 done
-is "$(grep -c '^nfs4.2  deep tree DONT_SYNC, 64 files *32 → 32 → 0$' "$lab_tmp/summary")" 1 \
+is "$(grep -c '^nfs4.2  deep tree DONT_SYNC, 64 files *32 → 32 → 0 \[actimeo=1\]$' "$lab_tmp/summary")" 1 \
 	"the summary has the NFS deep tree"
 exit $failed

@@ -67,7 +67,7 @@ ok 'grep -q "stock busybox ls -l" "$tmp/s/plots/calls-fuse-cold.svg"' \
 	"plot series are named by kernel and command"
 ok 'grep -qF "![time-fuse-expired](plots/time-fuse-expired.svg)" "$md"' \
 	"the report links its plots"
-ok 'grep -qxF "fuse    statx DONT_SYNC d1/d2/f, expired   3 → 0 → 0" "$tmp/summary"' \
+ok 'grep -qxF "fuse    statx DONT_SYNC d1/d2/f, expired   3 → 0 → 0 [timeouts 0 s]" "$tmp/summary"' \
 	"summary: the deep DONT_SYNC statx per kernel"
 ok '[ "$(wc -l <"$tmp/summary")" -le 25 ]' "the summary fits a screen"
 ok '"$report" --out "$tmp/s2" "$fx/small.json" >/dev/null && cmp -s "$md" "$tmp/s2/report.md"' \
@@ -77,7 +77,7 @@ q=$tmp/q/report.md
 ok '"$report" --out "$tmp/q" "$fx/quick.json" >"$tmp/qsum"' "report runs on a recorded quick run"
 has "$q" '| entry_timeout=0,attr_timeout=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → none |' \
 	"recorded: statx DONT_SYNC of d1/d2/f, all expired: 3 LOOKUP on stock, none patched"
-ok 'grep -qx "fuse    GNU ls -l expired, calls/file      N=100: [0-9.]* → [0-9.]* → [0-9.]*" "$tmp/qsum"' \
+ok 'grep -qx "fuse    GNU ls -l expired, calls/file      N=100 \[timeouts 0 s\]: [0-9.]* → [0-9.]* → [0-9.]*" "$tmp/qsum"' \
 	"recorded: the summary has GNU ls -l per file"
 # GNU ls -l cold at N=100 and 1000, expired at N=100 only (lsx expired at
 # 1000 too): the expired tables must not borrow the cold N=1000 case.
@@ -90,8 +90,8 @@ cat >"$tmp/leak.json" <<EOF
 {${c%%,\"call*},"call":"lsx","form":"long","sync":"as-stat","object":"dir","cache":"expired","n":1000,"delay_ms":0,"server":{},"calls":1002,"wall_us":9000}]}
 EOF
 ok '"$report" --no-plots --out "$tmp/l" "$tmp/leak.json" >/dev/null &&
-	grep -qxF "| GNU ls -l | 0.30 | 0.26 |" "$tmp/l/report.md" &&
-	grep -qxF "| GNU ls -l | 1.03 | — |" "$tmp/l/report.md"' \
+	grep -qxF "| GNU ls -l [defaults] | 0.30 | 0.26 |" "$tmp/l/report.md" &&
+	grep -qxF "| GNU ls -l [defaults] | 1.03 | — |" "$tmp/l/report.md"' \
 	"a cache state's tables show only its own cases"
 # Repeated runs, guest clocks and a delay pair: the median ± half the
 # range, the clock line, and the label beside the measured extra time
