@@ -332,6 +332,16 @@ static const char *const nfs_full[] = {
 	"workload=ls call=lsx form=long sync=dont cache=expired "
 	"{n=100|n=1000 opts=actimeo=5}",
 	"workload=ls call=gnu-ls " NFS_CACHES " form={color|inode|long} n=100",
+	/*
+	 * Mount profiles for ls -l as users mount NFS: the kernel's own
+	 * timeouts ("hard" is a default: a mount without any ac* option;
+	 * expired waits out acdirmin's 30 s), and actimeo=1, which shuts the
+	 * readdirplus heuristic's gate (an attribute-cache maximum over
+	 * 5 s) and lets a long listing's attributes expire while it runs.
+	 */
+	"workload=ls call={ls|gnu-ls} form=long n={100|1000} "
+	"cache={cold|expired} opts={hard|actimeo=1}",
+	"workload=ls call=gnu-ls form=long n=100 cache=cold opts=noac",
 	/* nordirplus: one LOOKUP per entry, on v3 and v4 alike */
 	"workload=ls call=gnu-ls form=long n=100 cache={cold|expired} "
 	"opts=actimeo=1,nordirplus",
@@ -367,6 +377,8 @@ static const char *const nfs_quick[] = {
 	"workload=ls call=ls form=long n=100 cache=expired",
 	"workload=ls call=ls form=long n=1000 cache={cold|expired} "
 	"opts=actimeo=5",
+	/* the kernel's own timeouts (cold: expired waits 30 s) */
+	"workload=ls call={ls|gnu-ls} form=long n=1000 cache=cold opts=hard",
 	"workload=deep sync=dont cache=expired",
 };
 

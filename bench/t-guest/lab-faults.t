@@ -10,7 +10,7 @@
 # is the whole plan; the other kernels ran; progress, the summary and
 # report.md say which cases failed; nothing is left running or on disk.
 # --out, TMPDIR and LAB_CACHE have spaces and metacharacters. The NFS
-# plan is the quick plan less its ls cases (17 of 21; the whole plan is
+# plan is the quick plan less its ls cases (17 of 23; the whole plan is
 # lab-quick.t's): the NFS lane that runs on then ends with the FUSE lane,
 # not 20 s after it (33 s and 44 CPU-s, against 50-63 s and 56). FUSE
 # keeps the whole quick plan: its first 48 cases take 4 s, too few

@@ -52,8 +52,8 @@ ok 'jq -rs "map(select(.workload == \"ls\")) | .[] | [.call, .form, .sync, .cach
 	"every delayed ls case comes after its delay-0 twin"
 ok '"$lp" --fs fuse --cases "$tmp/lines" --json | cmp -s - "$tmp/full"' \
 	"the case lines read back as the same cases, ids and all"
-ok '[ "$("$lp" --fs nfs3 | wc -l)" = 217 ] && [ "$("$lp" --fs nfs4.2 --quick | wc -l)" = 21 ]' \
-	"NFS: 217 cases in the full matrix (slices, each case once), 21 quick"
+ok '[ "$("$lp" --fs nfs3 | wc -l)" = 230 ] && [ "$("$lp" --fs nfs4.2 --quick | wc -l)" = 23 ]' \
+	"NFS: 230 cases in the full matrix (slices, each case once), 23 quick"
 ok '"$lp" --fs nfs4.2 --json | jq -s -e "length > 0 and all(.mount_opts | startswith(\"vers=4.2,\"))" >/dev/null &&
 	[ "$("$lp" --fs nfs3 --json | jq -s "map(select(.mount_opts == \"vers=3,actimeo=1\")) | length")" -gt 100 ]' \
 	"NFS: options as mounted, vers= first, actimeo=1 by default"
