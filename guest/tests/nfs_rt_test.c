@@ -391,6 +391,214 @@ static int lstat_all(const char *dir, char names[][8], int n)
 }
 
 /*
+ * ls -l as users mount NFS: 1000 entries, NFSv3 and NFSv4.2, busybox and
+ * GNU ls, cold (just mounted) and expired (listed once, then past the
+ * attribute timeouts), on two mount profiles:
+ *   defaults   no ac* option: acregmin 3 s, acdirmin 30 s, both maxima
+ *              60 s; the readdirplus heuristic runs (its gate is an
+ *              attribute-cache maximum over 5 s)
+ *   actimeo=1  every timeout 1 s: the heuristic's gate is shut
+ * Every "expired" mount is primed first and all wait once, 30.2 s past
+ * the defaults' acdirmin (1.2 s suffices for actimeo=1). The count is
+ * every call the server took while one listing ran. A listing whose own
+ * attributes can expire while it runs (actimeo=1 and a listing longer
+ * than a second) depends on the guest's speed: those get bounds, the
+ * others exact counts.
+ */
+enum { LS_COLD, LS_EXPIRED };
+
+struct ls_case {
+	const char *vers;	/* 3 or 4.2 */
+	const char *profile;	/* mount options: "hard" is the defaults */
+	bool gnu;		/* GNU ls -l, else busybox ls -l */
+	int state;		/* LS_COLD or LS_EXPIRED */
+	char mnt[96];
+	unsigned long calls, readdirs, plus, lookups, getattrs;
+};
+
+#define LS_PROFILES	2
+#define LS_CASES	(2 * LS_PROFILES * 2 * 2)
+
+/* Every call the server took, NFSv3 or NFSv4; and its kinds. */
+static void ls_count(struct ls_case *c, const struct nfsd_counts *d)
+{
+	int i;
+
+	if (!strcmp(c->vers, "3")) {
+		for (c->calls = 0, i = 1; i <= P3_MAX; i++)
+			c->calls += d->v3[i];
+		c->readdirs = d->v3[P3_READDIR] + d->v3[P3_READDIRPLUS];
+		c->plus = d->v3[P3_READDIRPLUS];
+		c->lookups = d->v3[P3_LOOKUP];
+		c->getattrs = d->v3[P3_GETATTR];
+		return;
+	}
+	c->calls = d->compound;
+	c->readdirs = d->op[OP4_READDIR];
+	c->plus = 0;		/* in NFSv4 it is the request's bitmap */
+	c->lookups = d->op[OP4_LOOKUP];
+	/* COMPOUNDs neither READDIR nor LOOKUP: GETATTR, or ACCESS */
+	c->getattrs = c->calls - c->readdirs - c->lookups;
+}
+
+/* busybox or GNU ls -l of @dir, its output thrown away; its status */
+static int ls_long(const char *dir, bool gnu)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(126);
+		if (gnu)
+			execl("/usr/bin/gnu-ls", "ls", "-l", dir, (char *)NULL);
+		else
+			execl("/bin/busybox", "ls", "-l", dir, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void ls_measure(struct __test_metadata *_metadata, struct ls_case *c)
+{
+	struct nfsd_counts b, a, d;
+
+	ASSERT_EQ(0, lab_nfsd_read(&b));
+	ASSERT_EQ(0, ls_long(c->mnt, c->gnu)) TH_LOG("ls -l %s", c->mnt);
+	ASSERT_EQ(0, lab_nfsd_read(&a));
+	lab_nfsd_delta(&d, &b, &a);
+	ls_count(c, &d);
+	TH_LOG("NFSv%s %s %s ls -l %s: %lu calls: %lu READDIR (%lu PLUS), %lu LOOKUP, %lu other",
+	       c->vers, c->profile, c->gnu ? "GNU" : "busybox",
+	       c->state == LS_COLD ? "cold" : "expired", c->calls, c->readdirs,
+	       c->plus, c->lookups, c->getattrs);
+}
+
+/* The cases in a fixed order; their mounts made and, if expired, primed. */
+static void ls_setup(struct __test_metadata *_metadata, const char *srv,
+		     const char *mnt, struct ls_case *cs)
+{
+	static const char *const vers[] = { "3", "4.2" };
+	static const char *const profiles[LS_PROFILES] = { "hard",
+							   "actimeo=1" };
+	char o[64];
+	int i = 0, v, p, g, s;
+
+	for (v = 0; v < 2; v++)
+		for (p = 0; p < LS_PROFILES; p++)
+			for (g = 0; g < 2; g++)
+				for (s = LS_COLD; s <= LS_EXPIRED; s++, i++) {
+					struct ls_case *c = &cs[i];
+
+					c->vers = vers[v];
+					c->profile = profiles[p];
+					c->gnu = g;
+					c->state = s;
+					snprintf(c->mnt, sizeof(c->mnt),
+						 "%s-ls%d", mnt, i);
+					ASSERT_EQ(0, mkdir(c->mnt, 0755));
+					snprintf(o, sizeof(o), "vers=%s,%s",
+						 c->vers, c->profile);
+					ASSERT_EQ(0, lab_nfs_mount(srv, c->mnt, o));
+					if (s == LS_EXPIRED)
+						ASSERT_EQ(0, ls_long(c->mnt, c->gnu));
+				}
+}
+
+static const struct ls_case *ls_find(const struct ls_case *cs,
+				     const char *vers, const char *profile,
+				     bool gnu, int state)
+{
+	int i;
+
+	for (i = 0; i < LS_CASES; i++)
+		if (!strcmp(cs[i].vers, vers) &&
+		    !strcmp(cs[i].profile, profile) && cs[i].gnu == gnu &&
+		    cs[i].state == state)
+			return &cs[i];
+	return NULL;
+}
+
+/*
+ * What each kernel costs, for 1000 empty regular files (the counts of
+ * each listing are logged above). The replies' sizes set how many
+ * READDIRs a listing takes (a btime in each entry makes one more), so
+ * those are bounds; a GETATTR per entry is 1000 plus the directory's.
+ *   defaults, cold      READDIRPLUS replies only, on both versions
+ *   defaults, expired   6.1: a GETATTR per entry (its heuristic never
+ *                       re-reads what it listed); 6.12: the heuristic
+ *                       re-reads with READDIRPLUS after some GETATTRs
+ *                       (230bc98f7a2a): at most 30 calls
+ *   actimeo=1, cold     6.1: READDIRPLUS only; 6.12: past the first
+ *                       reply a LOOKUP per entry, the heuristic's gate
+ *                       (a timeout over 5 s) shut (85aa8ddc3818)
+ *   actimeo=1, expired  a GETATTR per entry on both
+ */
+static void ls_expect(struct __test_metadata *_metadata,
+		      const struct ls_case *cs)
+{
+	static const char *const vers[] = { "3", "4.2" };
+	const struct ls_case *c;
+	int v, g;
+
+	for (v = 0; v < 2; v++)
+		for (g = 0; g < 2; g++) {
+			c = ls_find(cs, vers[v], "hard", g, LS_COLD);
+			EXPECT_EQ(0, c->lookups);
+			EXPECT_GE(10, c->readdirs);
+			EXPECT_GE(c->readdirs + 3, c->calls);
+			c = ls_find(cs, vers[v], "hard", g, LS_EXPIRED);
+			if (lab_kver_6_12()) {
+				EXPECT_GE(30, c->calls);
+				EXPECT_LE(1, c->readdirs);
+			} else {
+				EXPECT_LE(BIG_DIR_N, c->calls);
+				EXPECT_GE(BIG_DIR_N + 5, c->calls);
+			}
+			c = ls_find(cs, vers[v], "actimeo=1", g, LS_COLD);
+			if (lab_kver_6_12()) {
+				EXPECT_LT(BIG_DIR_N / 2, c->lookups);
+			} else {
+				EXPECT_EQ(0, c->lookups);
+				EXPECT_GE(c->readdirs + 3, c->calls);
+			}
+			c = ls_find(cs, vers[v], "actimeo=1", g, LS_EXPIRED);
+			EXPECT_LE(BIG_DIR_N, c->calls);
+			EXPECT_GE(BIG_DIR_N + 5, c->calls);
+		}
+}
+
+TEST_F_TIMEOUT(nfs4, ls_long_profiles, 240)
+{
+	struct ls_case cs[LS_CASES];
+	char srv[128];
+	int i;
+
+	if (lab_kernel() == LAB_OPTIN)
+		SKIP(return, "the opt-ins do not touch readdir: patched shows it");
+	memset(cs, 0, sizeof(cs));
+	snprintf(srv, sizeof(srv), "%s/big", self->srv);
+	ASSERT_EQ(0, mkdir(srv, 0755));
+	make_files(_metadata, srv, BIG_DIR_N);
+	ls_setup(_metadata, srv, self->mnt, cs);
+	for (i = 0; i < LS_CASES; i++)
+		if (cs[i].state == LS_COLD)
+			ls_measure(_metadata, &cs[i]);
+	/* Past the defaults' acdirmin (30 s) since the last priming */
+	lab_sleep_ms(30200);
+	for (i = 0; i < LS_CASES; i++)
+		if (cs[i].state == LS_EXPIRED)
+			ls_measure(_metadata, &cs[i]);
+	for (i = 0; i < LS_CASES; i++)
+		(void)umount2(cs[i].mnt, MNT_DETACH);
+	ls_expect(_metadata, cs);
+}
+
+/*
  * ls -l of a directory larger than one READDIR reply, cold, as busybox
  * does it: getdents to the end, then lstat() of every entry. 6.1 asks
  * for the attributes on every READDIR page (readdirplus), so the
