@@ -78,10 +78,11 @@ series_list() {
 
 hash_stdin() { sha256sum | cut -c1-12; }
 
-# The code of a series, without commit messages: rewording a patch must
+# The code of the series on stdin (a patch's path per line: a checkout
+# path may hold spaces), without commit messages: rewording a patch must
 # not rebuild the kernel. Keeps each diff up to format-patch's "-- ".
 series_code() {
-	for p in "$@"; do
+	while IFS= read -r p; do
 		awk '/^diff --git / { on = 1 } /^-- $/ { on = 0 } on' "$p"
 	done
 }
@@ -168,14 +169,14 @@ apply_series() {
 	(cd "$base" && git worktree prune && mkdir -p "$(dirname "$tree")" &&
 	 git worktree add -q --detach "$tree" HEAD)
 	unlock_src
-	for p in $series; do
+	echo "$series" | while IFS= read -r p; do
 		if ! (cd "$tree" && $GIT am -q "$p" >/dev/null 2>&1); then
 			(cd "$tree" && git am --show-current-patch=diff >/dev/null 2>&1;
 			 git am --abort) >/dev/null 2>&1 || true
 			die "patch does not apply: $p (try: cd $tree && git am $p)"
 		fi
 		log "$name:   applied $(basename "$p")"
-	done
+	done || exit 1	# die() above left the subshell of the pipe
 	touch "$tree.ready"
 }
 
@@ -386,7 +387,8 @@ if [ -n "$patchdir" ]; then
 	series=$(series_list "$patchdir")
 fi
 # shellcheck disable=SC2086
-shash=$( (echo "$srcver"; series_code $series) | hash_stdin)
+shash=$( (echo "$srcver"; [ -z "$series" ] || echo "$series" | series_code) |
+	hash_stdin)
 prepare_tree
 configure_and_build
 [ -n "$prepare_only" ] || publish

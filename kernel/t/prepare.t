@@ -8,7 +8,7 @@
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 build=$lab_top/kernel/build.sh
-echo "1..12"
+echo "1..13"
 
 src=$lab_tmp/src
 mkdir -p "$src/scripts/kconfig"
@@ -131,4 +131,17 @@ kbuild "$lab_tmp/two.config" t
 	[ "$(ls -A "$lab_tmp/cache/kernels/t" | wc -l)" = 3 ] &&
 	say ok "12 - another key's cached build: its links replace them, nothing else left" ||
 	say "not ok" "12 - another key's cached build: its links replace them, nothing else left"
+# A series in a folder whose path has a space and a quote: the key is
+# made of its code, and git am is given each patch's whole path.
+ser="$lab_tmp/my 'series"
+mkdir -p "$ser"
+git clone -q "$src" "$lab_tmp/work"
+echo "/* patched */" >"$lab_tmp/work/fs.c"
+git -C "$lab_tmp/work" -c user.name=t -c user.email=t@t commit -qam "fs: a patch"
+git -C "$lab_tmp/work" format-patch -q -o "$ser" HEAD~1
+(cd "$ser" && ls *.patch >series)
+kbuild "$lab_tmp/one.config" --prepare t-ser "$ser"
+has 'applied 0001-fs-a-patch.patch' && ! has 'error' &&
+	say ok "13 - a series in a path with a space and a quote applies" ||
+	say "not ok" "13 - a series in a path with a space and a quote applies"
 exit $failed
