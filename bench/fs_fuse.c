@@ -311,6 +311,27 @@ static void fb_teardown(struct lab_run *r, const struct lab_case *c)
 		fb_umount();
 }
 
+/*
+ * How long a warm-up's attributes stay valid: the shorter of the mount's
+ * entry and attribute timeouts (fusecount's default 1 s each).
+ */
+static unsigned int fb_valid_ms(const struct lab_case *c)
+{
+	static const char *const names[] = { "entry_timeout=",
+					     "attr_timeout=" };
+	double secs, least = 1e9;
+	const char *o;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		o = strstr(c->opts, names[i]);
+		secs = o ? strtod(o + strlen(names[i]), NULL) : 1.0;
+		if (secs < least)
+			least = secs;
+	}
+	return least > 0 ? (unsigned int)(least * 1000) : 0;
+}
+
 /* Expired is a mount with timeouts of 0; changed is not there. */
 static int fb_age(struct lab_run *r, const struct lab_case *c)
 {
@@ -382,6 +403,7 @@ static const struct lab_backend fb_backend = {
 	.setup = fb_setup,
 	.teardown = fb_teardown,
 	.age = fb_age,
+	.valid_ms = fb_valid_ms,
 	.delay = fb_delay,
 	.count = fb_count,
 	.counted = fb_counted,

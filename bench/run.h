@@ -48,6 +48,12 @@ struct lab_backend {
 	void (*teardown)(struct lab_run *r, const struct lab_case *k);
 	/* after the warm-up: expired (wait), changed (behind our back) */
 	int (*age)(struct lab_run *r, const struct lab_case *k);
+	/*
+	 * How long the warm-up's attributes stay valid on the case's mount,
+	 * in ms: the shortest timeout that the call relies on, 0 for none
+	 * (noac, timeouts of 0). NULL: the runner cannot check the state.
+	 */
+	unsigned int (*valid_ms)(const struct lab_case *k);
 	int (*delay)(struct lab_run *r, unsigned int ms);
 	/* counters before the call; after it, as ",KEY:..." JSON on @f */
 	int (*count)(struct lab_run *r);

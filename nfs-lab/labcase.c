@@ -146,26 +146,47 @@ static bool lc_secs(const char *opt, const char *name, int *v)
 }
 
 /*
- * How long "expired" waits: past the larger of the first attribute
- * timeouts of files and directories (acregmin, acdirmin; the kernel's
- * defaults 3 and 30 s), options taken in order like the kernel does.
+ * The first attribute timeouts of files and directories in seconds
+ * (acregmin, acdirmin; the kernel's defaults 3 and 30 s), options taken
+ * in order as the kernel does; noac makes both 0.
  */
-static unsigned int lc_expire_ms(const struct lab_case *k)
+static void lc_timeouts(const struct lab_case *k, int *reg, int *dir)
 {
 	char buf[sizeof(k->opts)], *o, *save;
-	int reg = 3, dir = 30;
+
+	*reg = 3;
+	*dir = 30;
+	snprintf(buf, sizeof(buf), "%s", k->opts);
+	for (o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		if (lc_secs(o, "actimeo=", reg))
+			*dir = *reg;
+		else if (!lc_secs(o, "acregmin=", reg) &&
+			 !lc_secs(o, "acdirmin=", dir) && !strcmp(o, "noac"))
+			*reg = *dir = 0;
+	}
+}
+
+/* How long "expired" waits: past the larger of the two timeouts. */
+static unsigned int lc_expire_ms(const struct lab_case *k)
+{
+	int reg, dir;
 
 	if (k->expire_ms)
 		return k->expire_ms;
-	snprintf(buf, sizeof(buf), "%s", k->opts);
-	for (o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
-		if (lc_secs(o, "actimeo=", &reg))
-			dir = reg;
-		else if (!lc_secs(o, "acregmin=", &reg) &&
-			 !lc_secs(o, "acdirmin=", &dir) && !strcmp(o, "noac"))
-			reg = dir = 0;
-	}
+	lc_timeouts(k, &reg, &dir);
 	return (reg > dir ? reg : dir) * 1000 + 200;
+}
+
+/*
+ * How long a warm-up's attributes stay valid: the shorter of the two
+ * timeouts, as a call relies on both (a walk, then its file).
+ */
+static unsigned int lc_valid_ms(const struct lab_case *k)
+{
+	int reg, dir;
+
+	lc_timeouts(k, &reg, &dir);
+	return (reg < dir ? reg : dir) * 1000;
 }
 
 /* --- labctl client ------------------------------------------------ */
@@ -630,6 +651,7 @@ static const struct lab_backend lc_backend = {
 	.setup = lc_setup,
 	.teardown = lc_teardown,
 	.age = lc_age,
+	.valid_ms = lc_valid_ms,
 	.delay = lc_delay,
 	.count = lc_count,
 	.counted = lc_counted,

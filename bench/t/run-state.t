@@ -1,0 +1,54 @@
+#!/bin/sh
+# The runner checks the cache state a case claims (run.c,
+# run_state_wrong()): a warm case whose call ends past its attributes'
+# timeout since the warm-up, or an expired one that starts within it, is
+# run again, at most three times, and then fails with the reason; each
+# case records primed_us. A stand-in backend (tests/run_state.c) sets
+# the timeout and how long the "age" between warm-up and call lasts.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../scripts/tap.sh"
+BUILD=${BENCH_OUT:-${BUILD:-$here/../../build}/bench}
+rs=$BUILD/run-state
+[ -x "$rs" ] || tap_skip_all "run-state not built (make -C bench)"
+command -v jq >/dev/null || tap_skip_all "jq missing (make deps)"
+tmp=$(mktemp -d)
+trap 'rm -rf -- "$tmp"' EXIT
+o=entry_timeout=1,attr_timeout=1
+printf 'call=stat object=file cache=%s opts=%s\n' warm "$o" expired "$o" \
+	cold "$o" >"$tmp/cases"
+
+# run VALID_MS AGE_MS [SLOW_RUNS]: the runner's status in $rc, its case
+# lines as JSON in $tmp/out, its messages in $tmp/err
+run() {
+	rc=0
+	env RUN_STATE_DIR="$tmp" RUN_STATE_VALID_MS="$1" RUN_STATE_AGE_MS="$2" \
+		${3:+RUN_STATE_SLOW_RUNS="$3"} "$rs" --kernel t \
+		--cases "$tmp/cases" >"$tmp/raw" 2>"$tmp/err" || rc=$?
+	sed -n 's/^@case //p' "$tmp/raw" >"$tmp/out"
+}
+# field CACHE KEY: KEY of the case in CACHE state
+field() { jq -r --arg c "$1" "select(.cache == \$c) | $2" "$tmp/out"; }
+again() { grep -c "case $1: .*: run again\$" "$tmp/err" || :; }
+
+echo 1..12
+run 10000 0
+is "$(field warm .error)" null "within the timeout: the warm case stands"
+is "$(field expired .error)" "an expired case started within its attribute timeout" \
+	"an expired case measured within the timeout fails, with why"
+is "$(again 2)" 2 "... after two more runs"
+is "$rc" 1 "a failed case makes the run's status 1"
+ok '[ "$(field warm .primed_us)" -lt 10000000 ]' "the warm case records primed_us"
+is "$(field cold .primed_us)" null "a cold case has no warm-up to record"
+
+run 50 100
+is "$(field warm .error)" "a warm case ended past its attribute timeout" \
+	"a warm case measured past the timeout fails, with why"
+is "$(again 1)" 2 "... after two more runs"
+ok '[ "$(field warm .primed_us)" -ge 100000 ]' "its primed_us shows the 100 ms"
+is "$(field expired .error)" null "past the timeout: the expired case stands"
+
+run 50 100 1
+is "$(field warm .error)" null "a stall that passes: the case run again stands"
+is "$(again 1)" 1 "... run again once"
+exit $failed
