@@ -332,10 +332,17 @@ static unsigned int fb_valid_ms(const struct lab_case *c)
 	return least > 0 ? (unsigned int)(least * 1000) : 0;
 }
 
-/* Expired is a mount with timeouts of 0; changed is not there. */
+/*
+ * Expired is a mount with timeouts of 0, or one whose timeouts are waited
+ * out (libfuse's second); changed is not there.
+ */
 static int fb_age(struct lab_run *r, const struct lab_case *c)
 {
+	unsigned int ms = fb_valid_ms(c);
+
 	(void)r;
+	if (c->cache == LAB_EXPIRED && ms)
+		lab_sleep_ms(ms + 200);
 	if (c->cache != LAB_CHANGED)
 		return 0;
 	fprintf(stderr, "fusebench: no cache=changed on FUSE\n");

@@ -281,6 +281,30 @@ static int fuse_plan_ls(struct lab_plan *p, const struct lab_plan_opts *o)
 	return err;
 }
 
+/*
+ * libfuse's own timeouts, a second each: what a daemon gets when it sets
+ * none, the reference for ls on FUSE beside the lab's 0 and 60. Expired
+ * waits the second out. busybox and GNU ls -l of N=100, whose listing
+ * ends well within the second.
+ */
+#define FUSE_LIBFUSE	"entry_timeout=1,attr_timeout=1,dont_sync_entries"
+
+static int fuse_plan_profiles(struct lab_plan *p)
+{
+	static const char *const calls[] = { "ls", "gnu-ls" };
+	static const char *const caches[] = { "cold", "expired" };
+	size_t i, c;
+	int err = 0;
+
+	for (i = 0; i < ARRAY_LEN(calls); i++)
+		for (c = 0; c < ARRAY_LEN(caches); c++)
+			err |= plan_add(p, "workload=ls call=%s form=long "
+					"sync=as-stat n=100 cache=%s delay=0 "
+					"opts=%s,readdirplus=auto", calls[i],
+					caches[c], FUSE_LIBFUSE);
+	return err;
+}
+
 static int fuse_matrix(struct lab_plan *p, const struct lab_plan_opts *o)
 {
 	int err = fuse_plan_syscall(p, o);
@@ -292,7 +316,7 @@ static int fuse_matrix(struct lab_plan *p, const struct lab_plan_opts *o)
 			err |= plan_add(p, "workload=deep sync=%s "
 					"cache=expired opts=%s", syncs[s],
 					fuse_opts("expired", perm));
-	return err | fuse_plan_ls(p, o);
+	return err | fuse_plan_ls(p, o) | fuse_plan_profiles(p);
 }
 
 /* --- NFS --------------------------------------------------------------- */

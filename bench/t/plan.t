@@ -22,18 +22,18 @@ command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
 keys='[.fs, .mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms] | tostring'
 count() { jq -s "[.[] | select($2)] | length" "$1"; }
 
-echo "1..29"
+echo "1..30"
 ok 'jq -s -e "length > 0 and all(type == \"object\")" "$tmp/full"' "every line is a JSON object"
 ok '[ "$(jq -r "$keys" "$tmp/full" | sort | uniq -d | wc -l)" = 0 ]' \
 	"no two cases share their keys"
 ok '[ -z "$(jq -r "$keys" "$tmp/quick" | sort | comm -23 - "$(jq -r "$keys" "$tmp/full" | sort >"$tmp/fk"; echo "$tmp/fk")")" ]' \
 	"the quick plan is a subset of the full one"
-ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and .n <= 1000 and (.mount_opts | test(\"readdirplus=auto\"))")" = $((2 * 3 * 16)) ]' \
+ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and .n <= 1000 and (.mount_opts | test(\"readdirplus=auto\")) and (.mount_opts | test(\"entry_timeout=1,\") | not)")" = $((2 * 3 * 16)) ]' \
 	"full: N=100 and 1000 x 3 cache states x 16 commands at delay 0"
 ok '[ "$(jq -r "select(.workload == \"ls\" and .n == 10000) | [.call, .form, .sync] | join(\" \")" "$tmp/full" | sort -u | tr "\n" ,)" = "gnu-ls color as-stat,gnu-ls inode as-stat,gnu-ls long as-stat,gnu-ls plain as-stat,ls long as-stat,lsx long as-stat,lsx long dont," ] &&
 	[ "$(count "$tmp/full" ".n == 10000 and .delay_ms == 0")" = 14 ]' \
 	"full, N=10000: GNU ls in every form, busybox ls -l, lsx -l (both syncs), cold and expired"
-ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 10")" = "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and .cache != \"warm\" and (.mount_opts | test(\"readdirplus=auto\"))")" ]' \
+ok '[ "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 10")" = "$(count "$tmp/full" ".workload == \"ls\" and .delay_ms == 0 and .cache != \"warm\" and (.mount_opts | test(\"readdirplus=auto\")) and (.mount_opts | test(\"entry_timeout=1,\") | not)")" ]' \
 	"full: every cold and expired listing again at 10 ms"
 ok '[ "$(jq -r "select(.workload == \"ls\") | .n" "$tmp/full" | sort -un | tr "\n" " ")" = "100 1000 10000 " ]' \
 	"full: N = 100, 1000, 10000"
@@ -41,7 +41,10 @@ ok '[ "$(count "$tmp/full" ".workload == \"syscall\"")" = $(( (3 + 3 * 5) * 4 * 
 	"full syscall matrix: (3 calls + statx x 3 syncs x 5 masks) x 4 objects x 4 cache states"
 ok '[ "$(count "$tmp/quick" ".workload == \"syscall\" and .call == \"statx\" and .sync == \"dont\" and .mask == \"basic\" and .object == \"deep\" and .cache == \"expired\"")" = 2 ]' \
 	"quick: statx DONT_SYNC of a deep path, expired, with and without default_permissions"
-ok '[ "$(count "$tmp/quick" ".workload == \"ls\" and .call == \"ls\" and .form == \"long\" and .cache == \"cold\" and .n == 100 and .delay_ms == 0")" = 2 ] &&
+ok '[ "$(jq -sc "map(select(.mount_opts | test(\"^entry_timeout=1,attr_timeout=1,\")) | [.call, .form, .n, .cache]) | sort" "$tmp/quick")" = '"'"'[["gnu-ls","long",100,"cold"],["gnu-ls","long",100,"expired"],["ls","long",100,"cold"],["ls","long",100,"expired"]]'"'"' ] &&
+	[ "$(count "$tmp/full" ".mount_opts | test(\"^entry_timeout=1,attr_timeout=1,\")")" = 4 ]' \
+	"libfuse's 1 s timeouts: busybox and GNU ls -l of 100, cold and expired, quick and full"
+ok '[ "$(count "$tmp/quick" ".workload == \"ls\" and .call == \"ls\" and .form == \"long\" and .cache == \"cold\" and .n == 100 and .delay_ms == 0 and (.mount_opts | test(\"entry_timeout=1,\") | not)")" = 2 ] &&
 	[ "$(count "$tmp/quick" ".workload == \"ls\" and .n == 1000")" = 2 ] &&
 	[ "$(jq -sc "map(select(.n == 1000) | [.call, .form, .delay_ms, .cache])" "$tmp/quick")" = '"'"'[["ls","long",0,"cold"],["ls","long",0,"expired"]]'"'"' ]' \
 	"quick: busybox ls -l cold, READDIRPLUS auto and on; at N=1000 cold and expired only"
