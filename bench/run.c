@@ -296,10 +296,9 @@ static long run_measured(struct lab_run *r, const struct lab_case *k,
 	const struct lab_backend *be = r->be;
 	struct statx warm = { 0 };
 	size_t len = 0;
+	long long primed;
 	long calls;
 	FILE *f;
-
-	long long primed = 0;
 
 	if (k->cache != LAB_COLD && run_warm_up(r, k, dirfd, &warm))
 		return res->error = "warm-up failed", -1;
