@@ -392,8 +392,9 @@ static int lstat_all(const char *dir, char names[][8], int n)
 
 /*
  * ls -l as users mount NFS: 1000 entries, NFSv3 and NFSv4.2, busybox and
- * GNU ls, cold (just mounted) and expired (listed once, then past the
- * attribute timeouts), on two mount profiles:
+ * GNU ls -l, and GNU ls of the names only (which no change to ls -l may
+ * make dearer), cold (just mounted) and expired (listed once, then past
+ * the attribute timeouts), on two mount profiles:
  *   defaults   no ac* option: acregmin 3 s, acdirmin 30 s, both maxima
  *              60 s; the readdirplus heuristic runs (its gate is an
  *              attribute-cache maximum over 5 s)
@@ -406,18 +407,19 @@ static int lstat_all(const char *dir, char names[][8], int n)
  * others exact counts.
  */
 enum { LS_COLD, LS_EXPIRED };
+enum { LS_BUSYBOX, LS_GNU, LS_NAMES, LS_CMDS };
 
 struct ls_case {
 	const char *vers;	/* 3 or 4.2 */
 	const char *profile;	/* mount options: "hard" is the defaults */
-	bool gnu;		/* GNU ls -l, else busybox ls -l */
+	int cmd;		/* LS_BUSYBOX, LS_GNU: ls -l; LS_NAMES: GNU ls */
 	int state;		/* LS_COLD or LS_EXPIRED */
 	char mnt[96];
 	unsigned long calls, readdirs, plus, lookups, getattrs;
 };
 
 #define LS_PROFILES	2
-#define LS_CASES	(2 * LS_PROFILES * 2 * 2)
+#define LS_CASES	(2 * LS_PROFILES * LS_CMDS * 2)
 
 /* Every call the server took, NFSv3 or NFSv4; and its kinds. */
 static void ls_count(struct ls_case *c, const struct nfsd_counts *d)
@@ -441,8 +443,8 @@ static void ls_count(struct ls_case *c, const struct nfsd_counts *d)
 	c->getattrs = c->calls - c->readdirs - c->lookups;
 }
 
-/* busybox or GNU ls -l of @dir, its output thrown away; its status */
-static int ls_long(const char *dir, bool gnu)
+/* ls @cmd of @dir, its output thrown away; its status */
+static int ls_long(const char *dir, int cmd)
 {
 	int status;
 	pid_t pid = fork();
@@ -452,7 +454,9 @@ static int ls_long(const char *dir, bool gnu)
 
 		if (fd < 0 || dup2(fd, 1) < 0)
 			_exit(126);
-		if (gnu)
+		if (cmd == LS_NAMES)
+			execl("/usr/bin/gnu-ls", "ls", dir, (char *)NULL);
+		else if (cmd == LS_GNU)
 			execl("/usr/bin/gnu-ls", "ls", "-l", dir, (char *)NULL);
 		else
 			execl("/bin/busybox", "ls", "-l", dir, (char *)NULL);
@@ -468,12 +472,15 @@ static void ls_measure(struct __test_metadata *_metadata, struct ls_case *c)
 	struct nfsd_counts b, a, d;
 
 	ASSERT_EQ(0, lab_nfsd_read(&b));
-	ASSERT_EQ(0, ls_long(c->mnt, c->gnu)) TH_LOG("ls -l %s", c->mnt);
+	ASSERT_EQ(0, ls_long(c->mnt, c->cmd)) TH_LOG("ls %s", c->mnt);
 	ASSERT_EQ(0, lab_nfsd_read(&a));
 	lab_nfsd_delta(&d, &b, &a);
 	ls_count(c, &d);
-	TH_LOG("NFSv%s %s %s ls -l %s: %lu calls: %lu READDIR (%lu PLUS), %lu LOOKUP, %lu other",
-	       c->vers, c->profile, c->gnu ? "GNU" : "busybox",
+	static const char *const cmds[] = { "busybox ls -l", "GNU ls -l",
+					    "GNU ls" };
+
+	TH_LOG("NFSv%s %s %s %s: %lu calls: %lu READDIR (%lu PLUS), %lu LOOKUP, %lu other",
+	       c->vers, c->profile, cmds[c->cmd],
 	       c->state == LS_COLD ? "cold" : "expired", c->calls, c->readdirs,
 	       c->plus, c->lookups, c->getattrs);
 }
@@ -490,13 +497,13 @@ static void ls_setup(struct __test_metadata *_metadata, const char *srv,
 
 	for (v = 0; v < 2; v++)
 		for (p = 0; p < LS_PROFILES; p++)
-			for (g = 0; g < 2; g++)
+			for (g = 0; g < LS_CMDS; g++)
 				for (s = LS_COLD; s <= LS_EXPIRED; s++, i++) {
 					struct ls_case *c = &cs[i];
 
 					c->vers = vers[v];
 					c->profile = profiles[p];
-					c->gnu = g;
+					c->cmd = g;
 					c->state = s;
 					snprintf(c->mnt, sizeof(c->mnt),
 						 "%s-ls%d", mnt, i);
@@ -505,19 +512,19 @@ static void ls_setup(struct __test_metadata *_metadata, const char *srv,
 						 c->vers, c->profile);
 					ASSERT_EQ(0, lab_nfs_mount(srv, c->mnt, o));
 					if (s == LS_EXPIRED)
-						ASSERT_EQ(0, ls_long(c->mnt, c->gnu));
+						ASSERT_EQ(0, ls_long(c->mnt, c->cmd));
 				}
 }
 
 static const struct ls_case *ls_find(const struct ls_case *cs,
 				     const char *vers, const char *profile,
-				     bool gnu, int state)
+				     int cmd, int state)
 {
 	int i;
 
 	for (i = 0; i < LS_CASES; i++)
 		if (!strcmp(cs[i].vers, vers) &&
-		    !strcmp(cs[i].profile, profile) && cs[i].gnu == gnu &&
+		    !strcmp(cs[i].profile, profile) && cs[i].cmd == cmd &&
 		    cs[i].state == state)
 			return &cs[i];
 	return NULL;
@@ -561,10 +568,10 @@ static void ls_expect(struct __test_metadata *_metadata,
 	static const char *const vers[] = { "3", "4.2" };
 	bool patched = lab_kernel() != LAB_STOCK;
 	const struct ls_case *c;
-	int v, g;
+	int v, g, i;
 
 	for (v = 0; v < 2; v++)
-		for (g = 0; g < 2; g++) {
+		for (g = LS_BUSYBOX; g <= LS_GNU; g++) {
 			c = ls_find(cs, vers[v], "hard", g, LS_COLD);
 			EXPECT_EQ(0, c->lookups);
 			EXPECT_GE(10, c->readdirs);
@@ -582,6 +589,15 @@ static void ls_expect(struct __test_metadata *_metadata,
 			c = ls_find(cs, vers[v], "actimeo=1", g, LS_EXPIRED);
 			ls_expect_floor_or_each(_metadata, c, patched);
 		}
+	/* The names alone: the readdir replies and the directory's calls */
+	for (i = 0; i < LS_CASES; i++) {
+		c = &cs[i];
+		if (c->cmd != LS_NAMES)
+			continue;
+		EXPECT_EQ(0, c->lookups) TH_LOG("NFSv%s %s", c->vers, c->profile);
+		EXPECT_GE(3, c->getattrs) TH_LOG("NFSv%s %s", c->vers, c->profile);
+		EXPECT_GE(10, c->readdirs) TH_LOG("NFSv%s %s", c->vers, c->profile);
+	}
 }
 
 TEST_F_TIMEOUT(nfs4, ls_long_profiles, 240)
