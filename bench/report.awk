@@ -22,7 +22,8 @@ BEGIN {
 	FS = "\t"
 	# mount options that make a case a variant, not the reference
 	REF_EXCLUDE = "default_permissions|readdirplus=on|nocto|" \
-		      "lookupcache|acdirmin|nordirplus"
+		      "lookupcache|acdirmin|nordirplus|hard|noac|" \
+		      "entry_timeout=1,"
 	split("stock patched optin", korder, " ")
 	while ((getline line < meta) > 0) {
 		i = index(line, "\t")
@@ -138,9 +139,19 @@ function label(call, form, sync, opts,   s) {
 		s = s " (rdplus on)"
 	if (opts ~ /nordirplus/)
 		s = s " (nordirplus)"
-	if (opts != "" && profile(opts) == "defaults")
-		s = s " [defaults]"
+	if (opts != "" && lone_profile(opts))
+		s = s " [" profile(opts) "]"
 	return s
+}
+
+# A mount the lab measures beside its own reference ones (NFS actimeo=N,
+# FUSE timeouts of 0 and 60 s): the kernel's own NFS timeouts, noac,
+# libfuse's 1 s. Its rows carry its profile, so that they never share a
+# row with a case of another mount.
+function lone_profile(opts,   p) {
+	p = profile(opts)
+	return p == "defaults" || p == "noac" || \
+	       (p ~ /^timeouts / && p != "timeouts 0 s" && p != "timeouts 60 s")
 }
 
 # The profiles of the mounts behind the rows ls_index() found, by N, for
@@ -151,7 +162,7 @@ function mounts_note(   i, k, f, seen, s, r) {
 	for (i = 1; i <= nn; i++)
 		for (r = 1; r <= nrow; r++) {
 			k = lskey[rows[r], ns[i], 0]
-			if (k == "" || rows[r] ~ /\[defaults\]$/)
+			if (k == "" || rows[r] ~ / \[[^]]*\]$/)
 				continue
 			split(k, f, SUBSEP)
 			if ((ns[i], profile(f[2])) in seen)
@@ -166,9 +177,9 @@ function mounts_line(   s, r, d) {
 	s = mounts_note()
 	d = 0
 	for (r = 1; r <= nrow; r++)
-		d += rows[r] ~ /\[defaults\]$/
+		d += rows[r] ~ / \[[^]]*\]$/
 	if (d)
-		s = s (s == "" ? "" : "; ") "rows marked [defaults]: no ac* option, the kernel's own timeouts"
+		s = s (s == "" ? "" : "; ") "rows marked [...]: that mount (defaults: no ac* option, the kernel's own timeouts)"
 	if (s != "")
 		print "Mounts: " md(s) ".\n"
 }
