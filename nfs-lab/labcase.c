@@ -257,6 +257,26 @@ out_close:
 	return err;
 }
 
+/*
+ * Why an exchange with labctl failed, in words: a connect that timed out
+ * (EINPROGRESS: SO_SNDTIMEO ran out) or was refused means the server
+ * guest stopped or died, not a fault of the case.
+ */
+static const char *lc_ctl_strerror(int err)
+{
+	switch (err) {
+	case -EPROTO:
+		return "malformed reply";
+	case -EINPROGRESS:
+	case -ETIMEDOUT:
+		return "labctl did not answer within 10 s: the server guest is stopped or gone";
+	case -ECONNREFUSED:
+	case -EHOSTUNREACH:
+		return "no labctl listens any more: the server guest is gone";
+	}
+	return strerror(-err);
+}
+
 /* lc_ctl_call() that must succeed for the case to go on. */
 static void lc_ctl_must(const struct lab_case *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -274,8 +294,7 @@ static void lc_ctl_must(const struct lab_case *k, const char *fmt, ...)
 	if (err == -EREMOTEIO)
 		lc_die(k, "labctl '%s': %s", req, out);
 	if (err)
-		lc_die(k, "labctl '%s': %s", req,
-		       err == -EPROTO ? "malformed reply" : strerror(-err));
+		lc_die(k, "labctl '%s': %s", req, lc_ctl_strerror(err));
 }
 
 static void lc_ctl_counters(const struct lab_case *k, struct nfsd_counts *c)
@@ -288,9 +307,7 @@ static void lc_ctl_counters(const struct lab_case *k, struct nfsd_counts *c)
 		err = -EPROTO;
 	if (err)
 		lc_die(k, "labctl counters: %s",
-		       err == -EREMOTEIO ? out :
-		       err == -EPROTO	 ? "malformed reply" :
-					   strerror(-err));
+		       err == -EREMOTEIO ? out : lc_ctl_strerror(err));
 }
 
 static void lc_ctl_wait(void)

@@ -116,8 +116,8 @@ nl_server() {
 		env "$@" sh /lab/bin/server.sh
 	nl_srv=$!
 	nl_wait_listen && return 0
-	nl_log "the server guest did not start:"
-	sed 's/^/  | /' "$nl_tmp/server.out" >&2
+	nl_log "the server guest did not start"
+	nl_show server
 	return 1
 }
 
@@ -171,12 +171,23 @@ nl_kill_guests() {
 	nl_linkdir=""
 }
 
-# nl_show NAME: the end of a guest's output and kernel log.
+# nl_show NAME: the end of a guest's output and kernel log, or that
+# there is none.
 nl_show() {
 	nl_log "--- $1 guest output (end) ---"
-	grep -v '^@' "$nl_tmp/$1.out" | tail -n 25 | sed 's/^/  | /' >&2
+	grep -v '^@' "$nl_tmp/$1.out" 2>/dev/null | tail -n 25 |
+		sed 's/^/  | /' >&2 || :
+	[ -s "$nl_tmp/$1.out" ] || nl_log "  (no output)"
 	nl_log "--- $1 kernel log (end) ---"
-	tail -n 8 "$nl_tmp/$1.console" 2>/dev/null | sed 's/^/  | /' >&2
+	tail -n 8 "$nl_tmp/$1.console" 2>/dev/null | sed 's/^/  | /' >&2 || :
+	[ -s "$nl_tmp/$1.console" ] || nl_log "  (no kernel log)"
+}
+
+# nl_keep: the client's @case and @kernel lines so far, kept for the
+# results whatever becomes of the pair.
+nl_keep() {
+	sed -n 's/^@case //p' "$nl_tmp/client.out" >>"$nl_tmp/cases.jsonl"
+	sed -n 's/^@kernel //p' "$nl_tmp/client.out" >>"$nl_tmp/kernels.txt"
 }
 
 # The table's rows of the client's cases that are new since the last
@@ -232,6 +243,7 @@ nl_pair() {
 			nl_log "the server guest ended before the client"
 			nl_show server
 			nl_kill_guests
+			nl_keep
 			return 1
 		fi
 		# (short: the shell runs a signal's trap only after it)
@@ -244,6 +256,7 @@ nl_pair() {
 		nl_log "the client guest failed (status $rc)"
 		nl_show client
 		nl_kill_guests
+		nl_keep
 		return 1
 	fi
 	# The client told labctl to quit: the server shuts down by itself.
@@ -253,8 +266,7 @@ nl_pair() {
 		sleep 0.1
 	done
 	nl_kill_guests
-	sed -n 's/^@case //p' "$nl_tmp/client.out" >>"$nl_tmp/cases.jsonl"
-	sed -n 's/^@kernel //p' "$nl_tmp/client.out" >>"$nl_tmp/kernels.txt"
+	nl_keep
 }
 
 # --- for t/*.t (after guest/lib.sh: $lab_tmp, lab_skip, lab_kernel) ---

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Failure paths of nfs-lab/run: each one names what went wrong, exits
-# non-zero, leaves no QEMU behind and no result file (not even FILE.tmp).
+# non-zero, leaves no QEMU behind and no result file (not even FILE.tmp)
+# unless a case was measured: a server guest killed in the middle of a
+# run keeps the cases measured before it.
 # Ctrl-C, and SIGTERM twice (the second one during the cleanup, as make
 # and bench/lab send it): both QEMUs gone within 4 s (nfs-lab/run aims
 # at 2; beside four other test files on 2 cores every fork of a stop
@@ -36,7 +38,7 @@ failed() {
 	nl_t_ok '! ls "$lab_tmp/$name".json* >/dev/null 2>&1' "$3: no result file"
 }
 
-echo "1..22"
+echo "1..26"
 
 # A case line the parser rejects: caught on the host, before any boot.
 try badcase --case "call=stat sync=force"
@@ -139,6 +141,39 @@ nl_t_ok '[ $rc = 130 ]' "Ctrl-C: exit status 130 (got $rc)" "$intr_diag"
 nl_t_ok 'nl_t_no_guests' "Ctrl-C: no QEMU left" "$intr_diag"
 lab_kill_procs "$lab_tmp/"
 nl_t_ok '! ls "$lab_tmp"/intr.json* >/dev/null 2>&1' "Ctrl-C: no result file"
+
+# The server guest killed (SIGKILL to its QEMU) while the second of
+# three cases waits out its expiry: exit status 1, why, and the first
+# case, measured before, kept in the result file; the third is not
+# reported as measured.
+d=$lab_tmp/dead
+mkdir "$d"
+TMPDIR=$d "$nl_here/run" --out "$lab_tmp/dead.json" --timeout 120 \
+	--case "call=stat cache=cold opts=actimeo=3600" \
+	--case "call=stat cache=expired expire=8000" \
+	--case "call=stat cache=cold opts=actimeo=3600" \
+	>"$lab_tmp/dead.log" 2>&1 &
+pid=$!
+i=0
+until grep -q "^stock nfs4.2 " "$lab_tmp/dead.log" 2>/dev/null || [ $i -ge 900 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+srv=$(cat "$d"/nfs-lab.*/server.pid 2>/dev/null || true)
+[ -z "$srv" ] || kill -9 "$srv" 2>/dev/null || true
+rc=0
+wait $pid || rc=$?
+sed "s/^/# dead: /" "$lab_tmp/dead.log"
+dead_diag='sed "s/^/# dead: /" "$lab_tmp/dead.log" >&2'
+nl_t_ok '[ $rc = 1 ] && grep -q "the server guest ended before the client\|the client guest failed" "$lab_tmp/dead.log" &&
+	grep -q "failed; the cases measured before are in" "$lab_tmp/dead.log"' \
+	"server killed mid-run: status 1 ($rc), why, and where the measured cases are" "$dead_diag"
+nl_t_ok '[ "$(jq "[.cases[] | select(.calls == 6 and .cache == \"cold\")] | length" "$lab_tmp/dead.json")" = 1 ] &&
+	[ "$(jq ".cases | length" "$lab_tmp/dead.json")" = 1 ]' \
+	"server killed mid-run: the cold case measured before is kept, nothing else" "$dead_diag"
+nl_t_ok 'nl_t_no_guests' "server killed mid-run: no QEMU left" "$dead_diag"
+nl_t_ok '[ -z "$(ls -A "$d")" ]' "server killed mid-run: no temporary file left"
+lab_kill_procs "$d"
 
 echo "# qemu-system processes on the machine: $qemus_before before, $(pgrep -fc qemu-system || true) after"
 exit $nl_t_failed
