@@ -17,7 +17,7 @@ def name_re: "^[A-Za-z0-9._+-]{1,64}$";
 def mask_re: "^[A-Za-z0-9._+-]{1,64}(,[A-Za-z0-9._+-]{1,64}){0,31}$";
 # Mount options: "vers=4.2,actimeo=1,nocto", or nothing.
 def opts_re: "^[A-Za-z0-9._+=,-]{0,256}$";
-# The start time and a kernel release ("2026-12-03T09:29:03Z", "6.1.192+").
+# The start time and a kernel release (YYYY-MM-DDTHH:MM:SSZ; "6.1.192+").
 def stamp_re: "^[A-Za-z0-9._+:~-]{1,64}$";
 # Free text: at most this many characters.
 def text_max: 4096;
