@@ -53,6 +53,16 @@
 
 #define COUNT(op)	lab_count(self->rt.stats, op)
 
+/* A statx of d1/d2/f by root, then its DONT_SYNC statx, counted */
+#define WALKED_THEN_DONT_SYNC(stx)					\
+	do {								\
+		ASSERT_EQ(0, do_statx(self->rt.deep, 0,		\
+				      STATX_BASIC_STATS, stx));		\
+		MEASURE(ASSERT_EQ(0, do_statx(self->rt.deep,		\
+					      AT_STATX_DONT_SYNC,	\
+					      STATX_BASIC_STATS, stx)));\
+	} while (0)
+
 /* The request that refreshes attributes for a stat()/statx() call. */
 #define ATTR_OP		(lab_kernel() == LAB_STOCK ? "GETATTR" : "STATX")
 
@@ -771,9 +781,7 @@ TEST_F(lookup_acl_perm, daemon_without_opt_in_decides)
 {
 	struct statx stx;
 
-	ASSERT_EQ(0, do_statx(self->rt.deep, 0, STATX_BASIC_STATS, &stx));
-	MEASURE(ASSERT_EQ(0, do_statx(self->rt.deep, AT_STATX_DONT_SYNC,
-				      STATX_BASIC_STATS, &stx)));
+	WALKED_THEN_DONT_SYNC(&stx);
 	EXPECT_EQ(3, COUNT("LOOKUP"));
 	EXPECT_EQ(1, lab_as_nobody(lab_dont_sync_walk, self->rt.deep));
 }
@@ -797,9 +805,7 @@ TEST_F(lookup_acl_optin, daemon_opted_in_is_not_asked)
 {
 	struct statx stx;
 
-	ASSERT_EQ(0, do_statx(self->rt.deep, 0, STATX_BASIC_STATS, &stx));
-	MEASURE(ASSERT_EQ(0, do_statx(self->rt.deep, AT_STATX_DONT_SYNC,
-				      STATX_BASIC_STATS, &stx)));
+	WALKED_THEN_DONT_SYNC(&stx);
 	EXPECT_EQ(ON_KERNEL(3, 0, 0), COUNT("LOOKUP"));
 	EXPECT_EQ(ON_KERNEL(3, 0, 0), COUNT("total"));
 	EXPECT_EQ(5, stx.stx_size);
@@ -837,9 +843,7 @@ TEST_F(all_expired, dont_sync_deep_path)
 {
 	struct statx stx;
 
-	ASSERT_EQ(0, do_statx(self->rt.deep, 0, STATX_BASIC_STATS, &stx));
-	MEASURE(ASSERT_EQ(0, do_statx(self->rt.deep, AT_STATX_DONT_SYNC,
-				      STATX_BASIC_STATS, &stx)));
+	WALKED_THEN_DONT_SYNC(&stx);
 	/* Patch 0003: expired positive dentries are trusted. */
 	EXPECT_EQ(ON_KERNEL(3, 0, 0), COUNT("LOOKUP"));
 	EXPECT_EQ(ON_KERNEL(3, 0, 0), COUNT("total"));
@@ -891,9 +895,7 @@ TEST_F(perm_expired, dont_sync_deep_path)
 {
 	struct statx stx;
 
-	ASSERT_EQ(0, do_statx(self->rt.deep, 0, STATX_BASIC_STATS, &stx));
-	MEASURE(ASSERT_EQ(0, do_statx(self->rt.deep, AT_STATX_DONT_SYNC,
-				      STATX_BASIC_STATS, &stx)));
+	WALKED_THEN_DONT_SYNC(&stx);
 	EXPECT_EQ(ON_KERNEL(3, 0, 0), COUNT("LOOKUP"));
 	/* Patch 0010: the opt-in checks against the cached mode. */
 	EXPECT_EQ(ON_KERNEL(3, 3, 0), COUNT("GETATTR"));
