@@ -164,25 +164,31 @@ ok '[ $((fm + ff)) = $pf ] && [ "$ff" -ge 1 ]' \
 	"fuse on $fk: $fm reported + $ff failed = the $pf planned"
 ok '[ "$(jq --arg k "$fk" "[.cases[] | select(.kernel == \$k and .fs == \"fuse\" and .error) | .error | test(\"guest/run 255\")] | all" "$r")" = true ]' \
 	"its failed cases say the guest ended without an exit status"
-ok '[ "$(count "$nk" nfs3 ".error != null and (.error | test(\"nfs-lab/run --kernel $nk --vers 3 failed\"))")" = $pn ]' \
-	"nfs3 on $nk: all $pn cases failed, with nfs-lab/run's status"
+# nfs-lab/run hands over the cases it measured before its client went
+# (none, or a few when the client was quick), so some may be reported.
+nm=$(count "$nk" nfs3 '.error == null')
+nf=$(count "$nk" nfs3 '.error != null')
+echo "# nfs3 on $nk: $nm reported, $nf failed"
+ok '[ $((nm + nf)) = $pn ] && [ "$nf" -ge 1 ] &&
+	[ "$(count "$nk" nfs3 ".error != null and (.error | test(\"nfs-lab/run --kernel $nk --vers 3 failed\"))")" = $nf ]' \
+	"nfs3 on $nk: $nm reported + $nf failed with nfs-lab/run's status = the $pn planned"
 ok '[ "$(jq --arg a "$fk" --arg b "$nk" "[.cases[] | select(.error) |
 		select((.kernel == \$a and .fs == \"fuse\") or
 		       (.kernel == \$b and .fs == \"nfs3\") | not)] | length" "$r")" = 0 ] &&
-	[ "$(jq "[.cases[] | select(.error)] | length" "$r")" = $((ff + pn)) ]' \
+	[ "$(jq "[.cases[] | select(.error)] | length" "$r")" = $((ff + nf)) ]' \
 	"the other kernel of each lane ran: no other case failed"
 ok '[ "$(jq "[.failures[] | select(.guest_tail | length > 0)] | length" "$r")" = 2 ]' \
 	"results.json keeps the last lines of both guests"
 ok 'grep -q "fuse on $fk FAILED: $ff of $pf cases failed" "$lab_tmp/log" &&
 	! grep -q "fuse on $fk done" "$lab_tmp/log"' "progress: fuse on $fk FAILED, never done"
-ok 'grep -q "NFS 3 on $nk FAILED: $pn of $pn cases failed" "$lab_tmp/log" &&
+ok 'grep -q "NFS 3 on $nk FAILED: $nf of $pn cases failed" "$lab_tmp/log" &&
 	! grep -q "NFS 3 on $nk done" "$lab_tmp/log"' "progress: NFS 3 on $nk FAILED, never done"
-ok 'grep -q "^$((2 * pf + 2 * pn)) cases: .* $((ff + pn)) failed;" "$lab_tmp/summary" &&
+ok 'grep -q "^$((2 * pf + 2 * pn)) cases: .* $((ff + nf)) failed;" "$lab_tmp/summary" &&
 	grep -q "^FAILED  $fk fuse, $ff cases: guest ended without an exit status" "$lab_tmp/summary" &&
-	grep -q "^FAILED  $nk nfs3, $pn cases: nfs-lab/run --kernel $nk --vers 3 failed" "$lab_tmp/summary"' \
+	grep -q "^FAILED  $nk nfs3, $nf cases: nfs-lab/run --kernel $nk --vers 3 failed" "$lab_tmp/summary"' \
 	"the summary counts the failed cases and says which and why"
 ok 'grep -q "^\*\*$fk, fuse: $ff failed.\*\*" "$res/report.md" &&
-	grep -q "^\*\*$nk, nfs3: $pn failed.\*\*" "$res/report.md"' \
+	grep -q "^\*\*$nk, nfs3: $nf failed.\*\*" "$res/report.md"' \
 	"report.md lists them"
 ok '[ -z "$(ls -A "$tdir")" ]' "no temporary file left"
 ok '[ -z "$sessions" ] || ! ps -o stat= -s "$(echo $sessions | tr " " ,)" | grep -qv "^Z"' \
