@@ -100,6 +100,12 @@ function key(   k) {
 		wire[k, $1] = $20
 	if ($21 != "")
 		hold[k, $1] = $21
+	if ($22 != "") {
+		decided[k, $1] = $22
+		ndecided++
+	}
+	if ($23 != "")
+		wbytes[k, $1] = $23
 	nrun++
 }
 
@@ -656,6 +662,48 @@ function ls_glance_table(fs, cache,   r, i, j, c, k, n, d) {
 	est_note(fs)
 }
 
+# What the NFS client decided while it listed (its readdir tracepoints,
+# nfs-lab/rdtrace.c), beside what it sent: per `ls` row of the largest N,
+# the server's op mix, then "forced" (the "ls -l" heuristic dropped the
+# listing and read it again with attributes), "primed" (entries whose
+# attributes came in the readdir replies) and the RPC bytes both ways on
+# the server's interface (its tap).
+function decided_table(fs, cache,   r, j, c, k, n, d, any) {
+	if (!ndecided)
+		return
+	ls_index(fs, cache)
+	n = ns[nn]
+	for (r = 1; r <= nrow && !any; r++)
+		for (j = 1; j <= nk; j++)
+			any = any || ((lskey[rows[r], n, 0], ks[j]) in decided)
+	if (!any)
+		return
+	print "\n### " fs ", " cache ": what the client decided, `ls` of N=" n "\n"
+	for (j = 1; j <= nk; j++)
+		hdr[j] = ks[j]
+	mounts_line()
+	header("command", nk)
+	for (r = 1; r <= nrow; r++) {
+		k = lskey[rows[r], n, 0]
+		c = "| " rows[r]
+		for (j = 1; j <= nk; j++) {
+			if (!((k, ks[j]) in decided)) {
+				c = c " | " ccell(k, ks[j])
+				continue
+			}
+			split(decided[k, ks[j]], d, " ")
+			c = c " | " ops[k, ks[j]] "; forced " d[1] ", primed " d[2] \
+			    ((k, ks[j]) in wbytes ? \
+			     sprintf("; %.1f KiB", wbytes[k, ks[j]] / 1024) : "")
+		}
+		print c " |"
+	}
+	print "\nforced: times the \"ls -l\" heuristic restarted the listing " \
+	      "with attributes (nfs_readdir_force_readdirplus); primed: entries " \
+	      "whose attributes came with the listing (nfs_readdir_lookup*); " \
+	      "KiB: the calls' and replies' TCP data on the server's interface."
+}
+
 function ls_time_table(fs, cache,   r, i, j, d, c, k, n) {
 	ls_index(fs, cache)
 	if (!nrow)
@@ -687,49 +735,69 @@ function slug(s) {
 	return s
 }
 
-# Data files for the plots: one per (plot, series); NAME lists them.
-function series(plot, title, file, x, y) {
+# Data files for the plots: one per (plot, series) of kernel KERN;
+# plots[PLOT] lists them.
+function series(plot, title, file, x, y, kern) {
 	if (!((plot, title) in sseen)) {
 		sseen[plot, title] = 1
 		plots[plot] = plots[plot] (plots[plot] == "" ? "" : "\n") \
-			      file "\t" title
+			      file "\t" title "\t" kern
 	}
 	print x, y > (plotdir "/" file)
 }
 
-function plot_calls(fs, cache, l,   i, j, k, p) {
-	if (l !~ /-l$|long$|long --dont-sync$/)
+# The plots: one per file system, cache state and mount profile (a
+# figure is only true for the mount it was measured on, and the lab's
+# reference rows change mounts with N), a line per kernel and long form.
+function plot_name(what, fs, cache, k,   f) {
+	split(k, f, SUBSEP)
+	return what "-" slug(fs) "-" cache "-" slug(profile(f[2]))
+}
+
+function plot_series(p, kern, l, x, y,   t) {
+	t = l
+	sub(/ \[[^]]*\]$/, "", t)
+	series(p, kern " " t, p "-" slug(kern " " t) ".dat", x, y, kern)
+}
+
+function plot_calls(fs, cache, l,   i, j, k, p, f) {
+	if (l !~ /-l( \[[^]]*\])?$|long( --dont-sync)?( \[[^]]*\])?$/)
 		return
-	p = "calls-" slug(fs) "-" cache
-	ptitle[p] = fs ", " cache ": server calls per file, long forms (" \
-		    mounts_note() ")"
-	pylabel[p] = "calls per file"
 	for (i = 1; i <= nn; i++)
 		for (j = 1; j <= nk; j++) {
 			k = lskey[l, ns[i], 0]
-			if (k != "" && calls[k, ks[j]] != "")
-				series(p, ks[j] " " l, p "-" slug(ks[j] " " l) ".dat",
-				       ns[i], calls[k, ks[j]] / ns[i])
+			if (k == "" || calls[k, ks[j]] == "")
+				continue
+			p = plot_name("calls", fs, cache, k)
+			split(k, f, SUBSEP)
+			ptitle[p] = fs ", " cache ": server calls per file, long forms; mount: " profile(f[2])
+			pylabel[p] = "calls per file"
+			plot_series(p, ks[j], l, ns[i], calls[k, ks[j]] / ns[i])
 		}
 }
 
-function plot_time(fs, cache, l, d,   i, j, k, p) {
-	if (l !~ /-l$|long$|long --dont-sync$/ || d == "")
+function plot_time(fs, cache, l, d,   i, j, k, p, f) {
+	if (l !~ /-l( \[[^]]*\])?$|long( --dont-sync)?( \[[^]]*\])?$/ || d == "")
 		return
-	p = "time-" slug(fs) "-" cache
-	ptitle[p] = fs ", " cache ": ms per ls at " d \
-		    " ms per request, long forms (" mounts_note() ")"
-	pylabel[p] = "ms per ls"
 	for (i = 1; i <= nn; i++)
 		for (j = 1; j <= nk; j++) {
 			k = lskey[l, ns[i], d]
-			if (k != "" && wall[k, ks[j]] != "")
-				series(p, ks[j] " " l, p "-" slug(ks[j] " " l) ".dat",
-				       ns[i], wall[k, ks[j]] / 1000)
+			if (k == "" || wall[k, ks[j]] == "")
+				continue
+			p = plot_name("time", fs, cache, k)
+			split(k, f, SUBSEP)
+			ptitle[p] = fs ", " cache ": ms per ls at " d \
+				    " ms per request, long forms; mount: " profile(f[2])
+			pylabel[p] = "ms per ls"
+			plot_series(p, ks[j], l, ns[i], wall[k, ks[j]] / 1000)
 		}
 }
 
 function gnuplot_script(   p, n, i, s, sp, names, np, q, kern, cmd, kn, nc) {
+	# a kernel's dash pattern and point by its place in the kernel order
+	split("7 6 2 4 8 10 12 14", kpt, " ")
+	for (i = 1; i <= nk; i++)
+		kpos[ks[i]] = i
 	np = 0
 	for (p in plots)
 		names[++np] = p
@@ -750,14 +818,13 @@ function gnuplot_script(   p, n, i, s, sp, names, np, q, kern, cmd, kn, nc) {
 		nc = 0
 		for (i = 1; i <= n; i++) {
 			split(s[i], sp, "\t")
-			kern = sp[2]
-			sub(/ .*/, "", kern)
+			kern = sp[3]
 			cmd = substr(sp[2], length(kern) + 2)
 			if (!(cmd in cmdc))
 				cmdc[cmd] = ++nc
-			kn = kern == "stock" ? 1 : kern == "patched" ? 2 : 3
+			kn = kpos[kern]
 			pl[i] = gp_str(plotdir "/" sp[1]) " using 1:2 with linespoints" \
-				" lc " cmdc[cmd] " dt " kn " pt " (kn == 1 ? 7 : kn == 2 ? 6 : 2) \
+				" lc " cmdc[cmd] " dt " kn " pt " kpt[(kn - 1) % 8 + 1] \
 				" lw 1.5 title " gp_str(sp[2]) " noenhanced"
 		}
 		for (t = 1; t <= 2; t++) {
@@ -1063,7 +1130,7 @@ END {
 	      "A difference is the later kernel minus " base "."
 	if (clocks != "")
 		print "\nGuest clocks (clocksource, the others it had, CLOCK_MONOTONIC " \
-		      "resolution): " clocks "."
+		      "resolution, rate against the host's over the lane): " clocks "."
 	if (nspread)
 		print "\nA time `m±s`: the median of an `ls` case's runs (3 where one " \
 		      "run took under 1 s) ± half their range, in ms."
@@ -1079,6 +1146,8 @@ END {
 		ls_calls_table(fs, "cold")
 		ls_calls_table(fs, "warm")
 		ls_calls_table(fs, "expired")
+		decided_table(fs, "cold")
+		decided_table(fs, "expired")
 		ls_time_table(fs, "cold")
 		ls_time_table(fs, "expired")
 		deep_table(fs)

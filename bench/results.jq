@@ -80,7 +80,8 @@ def case_problems($i):
 		(("id", "n", "delay_ms", "calls", "wall_us", "client_calls",
 		  "rpc_rtt_us", "wire_requests", "wire_us", "wire_median_us",
 		  "wire_unmatched", "wire_dropped", "wire_lost", "wire_held",
-		  "wire_hold_us", "wire_hold_median_us") as $k
+		  "wire_hold_us", "wire_hold_median_us", "wire_bytes_in",
+		  "wire_bytes_out") as $k
 		 | select($c[$k] != null) | number("\($w) .\($k)"; $c[$k])),
 		(("n", "delay_ms", "calls", "wall_us") as $k
 		 | select(($c[$k] | type) == "number" and $c[$k] < 0)
@@ -95,6 +96,7 @@ def case_problems($i):
 		   ($c.wall_us_runs | to_entries[]
 		    | number("\($w) .wall_us_runs[\(.key)]"; .value))),
 		(select($c.server != null) | counters("\($w) .server"; $c.server)),
+		(select($c.readdir != null) | counters("\($w) .readdir"; $c.readdir)),
 		(select($c.client != null)
 		 | object("\($w) .client"; $c.client; 256) //
 		   ($c.client | keys[] | name("\($w) .client key"; .)))
@@ -109,6 +111,10 @@ def clock_problems($k):
 	     object($w; $v; 16) //
 	     name("\($w).clocksource"; $v.clocksource) //
 	     number("\($w).res_ns"; $v.res_ns) //
+	     (("host_ppm", "host_ppm_lane") as $n | select($v[$n] != null)
+	      | number("\($w).\($n)"; $v[$n])) //
+	     (select($v.clock_refused != null)
+	      | text("\($w).clock_refused"; $v.clock_refused)) //
 	     (select($v.available != null)
 	      | list("\($w).available"; $v.available; 32) //
 		($v.available[] | name("\($w).available item"; .))));

@@ -438,30 +438,87 @@ static long run_case(struct lab_run *r, const struct lab_case *k)
 	return res.error ? -1 : calls;
 }
 
-/*
- * Where the run is: its kernel, and the clock its times come from
- * (guest/tests/lab_clock.h), once it has settled after boot. Return:
- * why those times would not be results (a jiffies clock, no
- * high-resolution timers), or NULL.
- */
-const char *lab_run_kernel_line(const struct lab_run *r)
-{
-	struct lab_clock c = { "?", "?", 0 };
-	struct utsname u;
-	const char *why;
+/* The RTC tick the lane's clock check ended on: the lane is timed from it. */
+static struct lab_clock_tick run_clock_start;
+static char run_clock_src[64];	/* and its clocksource then */
+/* Tries of the first clock check, each about a second */
+#define RUN_CLOCK_TRIES	40
 
-	why = lab_clock_settle(&c, 10000);
+static void run_kernel_json(const struct lab_run *r, const struct lab_clock *c,
+			    const char *ppm_key, long ppm, const char *refused)
+{
+	struct utsname u;
+
 	uname(&u);
 	printf("@kernel {\"kernel\":");
 	lab_json_str(stdout, r->kernel);
 	printf(",\"release\":");
 	lab_json_str(stdout, u.release);
 	printf(",\"role\":\"%s\",\"clocksource\":", r->fs->name);
-	lab_json_str(stdout, c.current);
+	lab_json_str(stdout, c->current);
 	printf(",\"clocks\":");
-	lab_json_str(stdout, c.available);
-	printf(",\"clock_res_ns\":%ld}\n", c.res_ns);
+	lab_json_str(stdout, c->available);
+	printf(",\"clock_res_ns\":%ld", c->res_ns);
+	if (ppm_key)
+		printf(",\"%s\":%ld", ppm_key, ppm);
+	if (refused) {
+		printf(",\"clock_refused\":");
+		lab_json_str(stdout, refused);
+	}
+	printf("}\n");
 	fflush(stdout);
+}
+
+/*
+ * Where the run is: its kernel, and the clock its times come from
+ * (guest/tests/lab_clock.h), once it has settled after boot and agrees
+ * with the host's. Return: why those times would not be results (a
+ * jiffies clock, no high-resolution timers, a rate off the host's by
+ * more than 1 %), or NULL.
+ */
+const char *lab_run_kernel_line(const struct lab_run *r)
+{
+	struct lab_clock c = { "?", "?", 0 };
+	const char *why;
+	long ppm = 0;
+
+	why = lab_clock_settle(&c, 10000);
+	if (!why) {
+		why = lab_clock_host_settle(&ppm, &run_clock_start,
+					    RUN_CLOCK_TRIES);
+		/* the watchdog may have moved it meanwhile */
+		lab_clock_read(&c);
+	}
+	snprintf(run_clock_src, sizeof(run_clock_src), "%s", c.current);
+	run_kernel_json(r, &c, why ? NULL : "host_ppm", ppm, NULL);
+	return why;
+}
+
+/*
+ * The lane's end: the clock over the whole lane against the host's, and
+ * the clocksource it ends on. A lane whose clock was off or changed is
+ * refused (bench/lab marks its cases failed).
+ */
+static const char *run_clock_end(const struct lab_run *r)
+{
+	static char text[320];
+	struct lab_clock c = { "?", "?", 0 };
+	const char *why = NULL, *bad;
+	long ppm = 0;
+	int err;
+
+	err = lab_clock_since(&run_clock_start, &ppm);
+	lab_clock_read(&c);
+	bad = lab_clock_host_problem(err, ppm);
+	if (bad)
+		snprintf(text, sizeof(text), "%s, over the lane", bad);
+	else if (strcmp(c.current, run_clock_src))
+		snprintf(text, sizeof(text),
+			 "the clocksource changed from %s to %s during the lane",
+			 run_clock_src, c.current);
+	if (bad || strcmp(c.current, run_clock_src))
+		why = text;
+	run_kernel_json(r, &c, err ? NULL : "host_ppm_lane", ppm, why);
 	return why;
 }
 
@@ -499,6 +556,12 @@ static int run_all(struct lab_run *r)
 		calls[r->index] = run_case(r, k);
 		if (calls[r->index] < 0)
 			ret = -1;
+	}
+	why_clock = run_clock_end(r);
+	if (why_clock) {
+		fprintf(stderr, "%s: guest clock: %s; its times are not results\n",
+			r->be->prog, why_clock);
+		ret = -1;
 	}
 	r->be->stop(r);
 	free(calls);

@@ -43,6 +43,7 @@
 #include "lab.h"
 #include "lab_optin.h"
 #include "mstats.h"
+#include "rdtrace.h"
 #include "run.h"
 
 #define LC_ANCHOR "/mnt/anchor"
@@ -390,6 +391,10 @@ static int lc_start(struct lab_run *r)
 	if (rc)
 		lc_die(NULL, "mount %s:%s on %s (vers=%s): %s", LAB_SERVER_ADDR,
 		       LAB_EXPORT, LC_ANCHOR, lc.vers, strerror(-rc));
+	rc = rdtrace_start();
+	if (rc)
+		fprintf(stderr, "labcase: no readdir trace (tracefs: %s; the kernel needs CONFIG_FTRACE and CONFIG_ENABLE_DEFAULT_TRACERS): cases carry no \"readdir\"\n",
+			strerror(-rc));
 	return 0;
 }
 
@@ -475,6 +480,7 @@ static int lc_count(struct lab_run *r)
 	char out[LAB_REPLY_MAX];
 	int err;
 
+	rdtrace_clear();
 	lc_snapshot(r, &lc.before, true);
 	/* A diagnostic: without it the case has no wire_* fields. */
 	err = lc_ctl_call("tap on", out, sizeof(out));
@@ -488,16 +494,17 @@ static int lc_count(struct lab_run *r)
 struct lc_tap {
 	unsigned int requests, unmatched, dropped, lost, held;
 	unsigned long long sum, median, hold_sum, hold_median;
+	unsigned long long bytes_in, bytes_out;
 };
 
 static int lc_tap_off(struct lc_tap *t, char *out, size_t size)
 {
 	int err = lc_ctl_call("tap off", out, size);
 
-	if (!err && sscanf(out, "%u %llu %llu %u %u %u %u %llu %llu",
+	if (!err && sscanf(out, "%u %llu %llu %u %u %u %u %llu %llu %llu %llu",
 			   &t->requests, &t->sum, &t->median, &t->unmatched,
 			   &t->dropped, &t->lost, &t->held, &t->hold_sum,
-			   &t->hold_median) != 9)
+			   &t->hold_median, &t->bytes_in, &t->bytes_out) != 11)
 		err = -EPROTO;
 	return err;
 }
@@ -505,7 +512,8 @@ static int lc_tap_off(struct lc_tap *t, char *out, size_t size)
 /*
  * The server's tap (labctl, wiretap.c): its requests, each timed from
  * the call's arrival on its interface to the reply's departure, after
- * netem; and the time netem held each reply, from its mirror. Left out
+ * netem; the bytes of the calls and the replies (TCP data); and the time
+ * netem held each reply, from its mirror. Left out
  * when it lost a packet, a stream or a pairing: a partial sum would
  * read as a faster server.
  */
@@ -529,8 +537,9 @@ static void lc_wire(const struct lab_case *k, FILE *f)
 		return;
 	}
 	fprintf(f, ",\"wire_requests\":%u,\"wire_us\":%llu,"
-		   "\"wire_median_us\":%llu,\"wire_held\":%u", t.requests,
-		t.sum, t.median, t.held);
+		   "\"wire_median_us\":%llu,\"wire_held\":%u,"
+		   "\"wire_bytes_in\":%llu,\"wire_bytes_out\":%llu",
+		t.requests, t.sum, t.median, t.held, t.bytes_in, t.bytes_out);
 	/* The hold of every request or none, as for the times above. */
 	if (t.held == t.requests && t.held)
 		fprintf(f, ",\"wire_hold_us\":%llu,\"wire_hold_median_us\":%llu",
@@ -609,6 +618,22 @@ static void lc_client(FILE *f, const struct mstats *a, const struct mstats *b,
 	fputc('}', f);
 }
 
+/* What the client decided while it listed (rdtrace.c), if it could say. */
+static void lc_readdir(const struct lab_case *k, FILE *f)
+{
+	struct rdtrace_counts rd;
+	int got = rdtrace_read(&rd);
+
+	if (got < 0)
+		fprintf(stderr, "labcase: case %u: readdir trace: %s\n", k->id,
+			strerror(-got));
+	else if (got && rd.lost)
+		fprintf(stderr, "labcase: case %u: the readdir trace overran its buffer, left out\n",
+			k->id);
+	else if (got)
+		rdtrace_json(f, &rd);
+}
+
 /*
  * Both sides' deltas: server, client (mountstats ops), events, and the
  * time the client kernel measured from sending each call to its reply
@@ -628,6 +653,7 @@ static long lc_counted(struct lab_run *r, const struct lab_case *k, FILE *f)
 	fprintf(f, ",\"client_calls\":%llu,\"retrans\":%llu",
 		(unsigned long long)ccalls, (unsigned long long)retrans);
 	fprintf(f, ",\"rpc_rtt_us\":%llu", (unsigned long long)rtt_ms * 1000);
+	lc_readdir(k, f);
 	return (long)calls;
 }
 

@@ -25,11 +25,12 @@
  *   netem DELAY_MS        netem delay on the lab interface, 0 to remove
  *   tap on                time NFS requests on the lab interface from now
  *   tap off               ok REQUESTS SUM_US MEDIAN_US UNMATCHED DROPPED
- *                         LOST HELD HOLD_SUM_US HOLD_MEDIAN_US: each
- *                         request from its call's arrival to its reply's
- *                         departure, and the HELD ones' replies from
- *                         netem's taking them to their departure
- *                         (wiretap.c; none without the mirror, mirror.c)
+ *                         LOST HELD HOLD_SUM_US HOLD_MEDIAN_US BYTES_IN
+ *                         BYTES_OUT: each request from its call's arrival
+ *                         to its reply's departure, and the HELD ones'
+ *                         replies from netem's taking them to their
+ *                         departure (wiretap.c; none without the mirror,
+ *                         mirror.c); the TCP data in and out, in bytes
  *   quit                  reply, then exit 0
  *
  * Requests are untrusted and checked the way the kernel checks a daemon's
@@ -511,11 +512,13 @@ static int ctl_tap(struct labctl *c, char **argv, struct lab_buf *out)
 	err = wiretap_stop(&r);
 	if (err)
 		return ctl_fail(out, err, "tap off", c->ifname);
-	buf_printf(out, "%u %llu %llu %u %u %u %u %llu %llu", r.requests,
-		   (unsigned long long)r.sum_us,
+	buf_printf(out, "%u %llu %llu %u %u %u %u %llu %llu %llu %llu",
+		   r.requests, (unsigned long long)r.sum_us,
 		   (unsigned long long)r.median_us, r.unmatched, r.dropped,
 		   r.lost, r.held, (unsigned long long)r.hold_sum_us,
-		   (unsigned long long)r.hold_median_us);
+		   (unsigned long long)r.hold_median_us,
+		   (unsigned long long)r.bytes_in,
+		   (unsigned long long)r.bytes_out);
 	return 0;
 }
 

@@ -465,6 +465,10 @@ void wiretap_frame(const unsigned char *f, size_t n, enum wiretap_view view,
 				      .next = wt_be32(f + tcp + 4) + 1 };
 		return;
 	}
+	if (view == WIRETAP_IN)
+		wt.res.bytes_in += len;
+	else if (view == WIRETAP_OUT)
+		wt.res.bytes_out += len;
 	/* Not beyond the IP packet: a short frame's padding is no data. */
 	cap = n - data < len ? n - data : len;
 	if (len)

@@ -17,6 +17,9 @@ struct wiretap_result {
 	unsigned int held; /* requests whose reply was also seen queued */
 	uint64_t hold_sum_us; /* their replies' time in the qdisc, summed */
 	uint64_t hold_median_us;
+	/* TCP data that came in (calls) and went out (replies), in bytes:
+	 * retransmissions too, as the wire carried them */
+	uint64_t bytes_in, bytes_out;
 };
 
 /* Where the tap saw a frame. */

@@ -20,7 +20,7 @@ lab_kernel patched
 . "$lab_top/scripts/tap.sh"
 
 res=$lab_tmp/res
-echo "1..48"
+echo "1..52"
 rc=0
 "$lab_top/bench/lab" --quick --kernels stock,patched,optin --out "$res" >"$lab_tmp/summary" 2>"$lab_tmp/log" || rc=$?
 is $rc 0 "bench/lab --quick"
@@ -135,4 +135,35 @@ for fs in nfs3 nfs4.2; do
 done
 is "$(grep -c '^nfs4.2  deep tree DONT_SYNC, 64 files *32 → 32 → 0 \[actimeo=1\]$' "$lab_tmp/summary")" 1 \
 	"the summary has the NFS deep tree"
+is "$(jq '[.kernels[].clock[] | select(.host_ppm_lane == null or
+	(.host_ppm_lane | fabs) > 10000)] | length' "$r")" 0 \
+	"every lane's clock agreed with the host's within 1 % over the lane"
+is "$(jq '[.cases[] | select(.fs == "nfs3" and .workload == "ls" and
+	.readdir == null)] | length' "$r")" 0 \
+	"every NFS ls case says what the client decided (readdir trace)"
+
+# The same counts under load: stock's lanes again beside two busy loops
+# (a second lab on the machine). The cache state each case claims is
+# checked (a warm case run again when its attributes expired meanwhile),
+# so every case's calls and server ops are the idle run's.
+lab_busy 2 900
+rc=0
+"$lab_top/bench/lab" --quick --kernels stock --out "$res-busy" \
+	--no-report 2>"$lab_tmp/log-busy" || rc=$?
+# shellcheck disable=SC2086
+kill -TERM $lab_busy_pids 2>/dev/null || :
+lab_busy_pids=""
+is $rc 0 "bench/lab --quick --kernels stock beside two busy loops"
+counts='[.cases[] | select(.kernel == "stock") | {key: ([.fs, .mount_opts,
+	.workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms] |
+	tostring), value: [.calls, .server, .readdir]}] | from_entries'
+jq "$counts" "$r" >"$lab_tmp/idle.counts"
+jq "$counts" "$res-busy/results.json" >"$lab_tmp/busy.counts" 2>/dev/null || :
+jq -n --slurpfile i "$lab_tmp/idle.counts" --slurpfile b "$lab_tmp/busy.counts" \
+	'$i[0] | to_entries[] | select($b[0][.key] != .value) |
+	 {case: .key, idle: .value, busy: $b[0][.key]}' >"$lab_tmp/load.diff" 2>&1 || :
+ok '[ "$(jq length "$lab_tmp/idle.counts")" -gt 0 ] && [ ! -s "$lab_tmp/load.diff" ] &&
+	[ "$(jq length "$lab_tmp/busy.counts")" = "$(jq length "$lab_tmp/idle.counts")" ]' \
+	"under load every case of stock counted what it counted idle ($(jq length "$lab_tmp/idle.counts") cases)"
+head -n 20 "$lab_tmp/load.diff" | sed 's/^/# /'
 exit $failed

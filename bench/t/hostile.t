@@ -84,7 +84,7 @@ nfield=$(wc -l <"$tmp/fields")
 
 echo "1..$((nfield + 4))"
 ok '"$report" --out "$tmp/b" "$tmp/base.json" >/dev/null 2>"$tmp/err" &&
-	[ -s "$tmp/b/report.md" ] && [ -s "$tmp/b/plots/calls-fuse-cold.svg" ]' \
+	[ -s "$tmp/b/report.md" ] && [ -s "$tmp/b/plots/calls-fuse-cold-timeouts-60-s.svg" ]' \
 	"the fixture with every string field renders, plots too"
 
 # inert DIR OUT: no canary; report.md, the plots and the summary OUT
@@ -164,7 +164,7 @@ jq -r --arg k "$k" '.cases[] | select(.fs == "fuse") | .kernel = $k |
 	[.kernel, .fs, (.mount_opts // ""), .workload, .call, (.form // "-"),
 	 (.sync // "as-stat"), (.mask // "-"), (.object // "-"), .cache,
 	 (.n // 1), (.delay_ms // 0), (.calls // ""), (.wall_us // ""), "",
-	 (.error // ""), (.skipped // ""), "", "", "", ""] | @tsv' \
+	 (.error // ""), (.skipped // ""), "", "", "", "", "", ""] | @tsv' \
 	"$tmp/base.json" >"$tmp/awk/cases.tsv"
 : >"$tmp/awk/meta.tsv"
 : >"$tmp/awk/failures.tsv"
@@ -173,7 +173,7 @@ jq -r --arg k "$k" '.cases[] | select(.fs == "fuse") | .kernel = $k |
 	-f "$here/../report.awk" cases.tsv >report.md &&
 	timeout 60 gnuplot plots.gp) >"$tmp/gp.log" 2>&1 || :
 ok '[ -s "$tmp/awk/plots.gp" ] && [ ! -e "$canary" ] &&
-	grep -qF "touch $canary" "$tmp/awk/plots/calls-fuse-cold.svg"' \
+	grep -qF "touch $canary" "$tmp"/awk/plots/calls-fuse-cold-*.svg' \
 	"report.awk's gnuplot script: a quote-breaking kernel name runs nothing and is drawn as its name"
 
 # Nothing of a results file goes in the environment of the programs

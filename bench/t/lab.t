@@ -141,6 +141,13 @@ if [ -n "${TMPFULL:-}" ]; then
 	echo "cat: write error: No space left on device" >&2
 	exit 1
 fi
+# CLOCK_OFF=1: the runner's end of lane found the guest's clock off the
+# host's (bench/run.c run_clock_end) and failed.
+if [ -n "${CLOCK_OFF:-}" ]; then
+	echo "@kernel {\"kernel\":\"$k\",\"release\":\"6.1-fake\",\"role\":\"fuse\",\"clocksource\":\"tsc\",\"clock_res_ns\":1,\"host_ppm_lane\":445000,\"clock_refused\":\"the guest's clock ran +44.50 % against the host's (allowed +-1 %), over the lane\"}"
+	echo "fusebench: guest clock: the guest's clock ran +44.50 % against the host's (allowed +-1 %), over the lane; its times are not results" >&2
+	exit 1
+fi
 if [ -n "${DIE:-}" ]; then
 	printf '@case {"kernel":"%s","fs":"fuse","workload":"ls","call":"gnu-l\n' "$k"
 	echo "guest/run: guest ended without an exit status; kernel log tail:" >&2
@@ -151,7 +158,7 @@ STUB
 chmod +x "$tmp/guest-run"
 export GUEST_RUN=$tmp/guest-run
 
-echo "1..57"
+echo "1..59"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -210,6 +217,15 @@ ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/allq/results.json")" = "$
 	! jq -e ".cases[] | select(.kernel | test(\"optin\"))" "$tmp/allq/results.json"' \
 	"--quick without --kernels: the kernels without extra arguments (no opt-in)"
 
+# A lane whose clock ran off the host's: its cases are failed, not times
+rc=0
+CLOCK_OFF=1 "$lab" --quick --kernels stock --fs fuse --out "$tmp/clk" \
+	--no-report 2>"$tmp/err" || rc=$?
+ok '[ $rc = 1 ] && jq -e "(.cases | length) > 0 and all(.cases[];
+	.error | startswith(\"guest clock: the guest'"'"'s clock ran +44.50 %\"))" "$tmp/clk/results.json"' \
+	"a lane whose guest clock disagreed with the host's: every case failed, saying why"
+ok 'jq -e ".kernels.stock.clock.fuse | .host_ppm_lane == 445000 and (.clock_refused | test(\"over the lane\"))" "$tmp/clk/results.json"' \
+	"the refused clock's rate is kept in the results"
 # The whole plan on the first version's kernels, by default; the other
 # versions get its syscall and deep cases and the quick ls, no delays
 "$lab" --quick --kernels stock,stock-6.12 --fs fuse --out "$tmp/dl" \

@@ -104,7 +104,7 @@ ok '[ "$t" -le 20 ] && empty_dir "$tmp/f" && [ $gp_left = no ]' \
 o="$tmp/out dir \$HOME [a-z]* & 'q' \"d\" \\ x"
 ok 'timeout 60 "$report" --out "$o" "$fx/small.json" >"$tmp/out" 2>"$tmp/err"' \
 	"an --out with spaces and metacharacters"
-ok '[ -s "$o/report.md" ] && head -c 200 "$o/plots/calls-fuse-cold.svg" | grep -q "<svg" &&
+ok '[ -s "$o/report.md" ] && head -c 200 "$o/plots/calls-fuse-cold-timeouts-60-s.svg" | grep -q "<svg" &&
 	[ "$(ls -A "$o" | tr "\n" " ")" = "plots report.md " ]' \
 	"there: report.md and the plots, and nothing else"
 ok 'grep -qxF "report: $o/report.md" "$tmp/out"' "it says where the report is"

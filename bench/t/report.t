@@ -24,7 +24,7 @@ has() {
 	fi
 }
 
-echo "1..45"
+echo "1..47"
 md=$tmp/s/report.md
 ok '"$report" --out "$tmp/s" "$fx/small.json" >"$tmp/summary"' "report runs on small.json"
 ok '[ -s "$md" ]' "report.md written to --out"
@@ -59,13 +59,15 @@ ok 'grep -q "34 cases: 32 measured, 1 skipped (predicted time over the budget), 
 ok '! grep -q "### nfs4.2: deep" "$md"' "no empty tables"
 ok '[ "$(grep -c "^| ---" "$md")" = "$(grep -c "^### " "$md")" ]' \
 	"every table heading has a table"
-for p in calls-fuse-cold calls-fuse-expired time-fuse-cold time-fuse-expired; do
+for p in calls-fuse-cold-timeouts-60-s calls-fuse-expired-timeouts-0-s \
+	time-fuse-cold-timeouts-60-s time-fuse-expired-timeouts-0-s; do
 	ok 'head -c 200 "$tmp/s/plots/$p.svg" | grep -q "<svg" && [ "$(head -c 4 "$tmp/s/plots/$p.png" | tail -c 3)" = PNG ]' \
 		"plot $p: SVG and PNG"
 done
-ok 'grep -q "stock busybox ls -l" "$tmp/s/plots/calls-fuse-cold.svg"' \
-	"plot series are named by kernel and command"
-ok 'grep -qF "![time-fuse-expired](plots/time-fuse-expired.svg)" "$md"' \
+ok 'grep -q "stock busybox ls -l" "$tmp/s/plots/calls-fuse-cold-timeouts-60-s.svg" &&
+	grep -q "mount: timeouts 60 s" "$tmp/s/plots/calls-fuse-cold-timeouts-60-s.svg"' \
+	"a plot per mount profile, named in its title; series by kernel and command"
+ok 'grep -qF "![time-fuse-expired-timeouts-0-s](plots/time-fuse-expired-timeouts-0-s.svg)" "$md"' \
 	"the report links its plots"
 ok 'grep -qxF "fuse    statx DONT_SYNC d1/d2/f, expired   3 → 0 → 0 [timeouts 0 s]" "$tmp/summary"' \
 	"summary: the deep DONT_SYNC statx per kernel"
@@ -104,17 +106,22 @@ d='"kernel":"stock","fs":"fuse","mount_opts":"entry_timeout=60,attr_timeout=60",
 nd='"kernel":"stock","fs":"nfs4.2","mount_opts":"vers=4.2","workload":"ls","call":"gnu-ls","form":"long","sync":"as-stat","object":"dir","cache":"cold","n":100'
 cat >"$tmp/runs.json" <<EOF
 {"schema":1,"started":"2026-12-04T00:00:00Z","kernels":{"stock":{"release":"6.1",
- "clock":{"fuse":{"clocksource":"tsc","res_ns":1,"available":["tsc","hpet","acpi_pm"]}}}},"cases":[
+ "clock":{"fuse":{"clocksource":"tsc","res_ns":1,"available":["tsc","hpet","acpi_pm"],"host_ppm":90,"host_ppm_lane":-120},
+  "nfs4.2":{"clocksource":"tsc","res_ns":1,"host_ppm":40}}}},"cases":[
 {$d,"delay_ms":0,"server":{},"calls":24,"wall_us":2000,"wall_us_runs":[2100,1900,2000]},
 {$d,"delay_ms":1,"server":{},"calls":24,"wall_us":26000,"wall_us_runs":[26000,25500,26500]},
-{$nd,"delay_ms":0,"server":{},"calls":24,"client_calls":24,"rpc_rtt_us":12000,"wire_requests":24,"wire_us":8400,"wire_median_us":350,"wall_us":4000},
+{$nd,"delay_ms":0,"server":{"READDIR":4,"GETATTR":20},"readdir":{"fills":4,"uncached":0,"forced_plus":1,"primed":100},"wire_bytes_in":4096,"wire_bytes_out":61440,"calls":24,"client_calls":24,"rpc_rtt_us":12000,"wire_requests":24,"wire_us":8400,"wire_median_us":350,"wall_us":4000},
 {$nd,"delay_ms":1,"server":{},"calls":24,"client_calls":24,"rpc_rtt_us":36000,"wire_requests":24,"wire_us":33600,"wire_median_us":1400,"wire_held":24,"wire_hold_us":26400,"wire_hold_median_us":1100,"wall_us":40000}]}
 EOF
 ok '"$report" --no-plots --out "$tmp/r" "$tmp/runs.json" >/dev/null' "report runs on repeated runs"
 ok 'grep -qF "| GNU ls -l | 100 | 2.00±0.10 | 26.00±0.50 |" "$tmp/r/report.md"' \
 	"a repeated time: median ± half the range, in ms"
-ok 'grep -qF "Guest clocks (clocksource, the others it had, CLOCK_MONOTONIC resolution): stock/fuse: tsc (of tsc hpet acpi_pm), 1 ns." "$tmp/r/report.md"' \
+ok 'grep -qF "Guest clocks (clocksource, the others it had, CLOCK_MONOTONIC resolution, rate against the host'"'"'s over the lane): stock/fuse: tsc (of tsc hpet acpi_pm), 1 ns, -120 ppm against the host; stock/nfs4.2: tsc, 1 ns, +40 ppm against the host." "$tmp/r/report.md"' \
 	"the guests' clocks are stated"
+has "$tmp/r/report.md" '| GNU ls -l [defaults] | 4 READDIR + 20 GETATTR; forced 1, primed 100; 64.0 KiB |' \
+	"what the NFS client decided beside what it sent"
+ok '! grep -q "fuse, cold: what the client decided" "$tmp/r/report.md"' \
+	"no such table for a file system without the readdir trace"
 has "$tmp/r/report.md" "| fuse | stock | 1 | — | — | — | 1.00 | 1 |" \
 	"the delay label beside the measured time per round trip"
 has "$tmp/r/report.md" "| nfs4.2 | stock | 1 | 1.10 | 1.05 | 1.00 | 1.50 | 1 |" \

@@ -9,11 +9,16 @@
 #ifndef LAB_CLOCK_H
 #define LAB_CLOCK_H
 
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/rtc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #define LAB_CLOCK_SYSFS "/sys/devices/system/clocksource/clocksource0"
 
@@ -131,6 +136,201 @@ static inline const char *lab_clock_settle(struct lab_clock *c, long ms)
 		nanosleep(&step, NULL);
 		ms -= 50;
 	}
+}
+
+/*
+ * The guest's clock against the host's. A guest can keep time on a
+ * clocksource that looks fine and runs at the wrong rate: under load a
+ * TSC calibrated against a late PIT ran 5.45 times fast until the
+ * watchdog moved it to hpet 36 s later. QEMU drives the CMOS RTC from
+ * host time (-rtc clock=host, its default), so the guest can time whole
+ * RTC seconds on CLOCK_MONOTONIC: the two must agree within 1 %.
+ */
+#define LAB_CLOCK_RTC		"/dev/rtc0"
+#define LAB_CLOCK_HOST_MAX_PPM	10000	/* 1 % */
+#define LAB_CLOCK_POLL_NS	500000	/* finds an RTC tick within ~0.5 ms */
+#define LAB_CLOCK_POLLS_MAX	20000	/* 10 s of polls: no RTC tick, stop */
+
+/* An RTC tick, as the guest saw it. */
+struct lab_clock_tick {
+	long long rtc_s;	/* the second that began, host time */
+	long long mono_ns;	/* CLOCK_MONOTONIC at the read that saw it */
+};
+
+static inline long long lab_clock_mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Days from 1970-01-01 to a civil date (proleptic Gregorian). */
+static inline long long lab_clock_days(long long y, int mon, int mday)
+{
+	long long era, yoe, doy;
+
+	y -= mon <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (mon + (mon > 2 ? -3 : 9)) + 2) / 5 + mday - 1;
+	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+/* The RTC's time in seconds, or -errno. */
+static inline long long lab_clock_rtc_s(int fd)
+{
+	struct rtc_time tm;
+
+	if (ioctl(fd, RTC_RD_TIME, &tm))
+		return -errno;
+	return lab_clock_days(tm.tm_year + 1900LL, tm.tm_mon + 1,
+			      tm.tm_mday) * 86400 +
+	       tm.tm_hour * 3600LL + tm.tm_min * 60 + tm.tm_sec;
+}
+
+/*
+ * Wait for an RTC second after @after to begin; the guest time is taken
+ * before the read that first shows it, so the tick is at most one poll
+ * earlier, the same for every tick. 0, or -errno (-ETIME: no tick).
+ */
+static inline int lab_clock_tick(int fd, long long after,
+				 struct lab_clock_tick *t)
+{
+	struct timespec poll = { 0, LAB_CLOCK_POLL_NS };
+	long long s;
+	int n;
+
+	for (n = 0; n < LAB_CLOCK_POLLS_MAX; n++) {
+		t->mono_ns = lab_clock_mono_ns();
+		s = lab_clock_rtc_s(fd);
+		if (s < 0)
+			return (int)s;
+		if (s > after) {
+			t->rtc_s = s;
+			return 0;
+		}
+		nanosleep(&poll, NULL);
+	}
+	return -ETIME;
+}
+
+/* The first tick from now, the current second's end. */
+static inline int lab_clock_first_tick(int fd, struct lab_clock_tick *t)
+{
+	long long now = lab_clock_rtc_s(fd);
+
+	return now < 0 ? (int)now : lab_clock_tick(fd, now, t);
+}
+
+/* How far the guest's clock ran from the host's between two ticks, ppm. */
+static inline long lab_clock_ppm(const struct lab_clock_tick *a,
+				 const struct lab_clock_tick *b)
+{
+	long long host_ns = (b->rtc_s - a->rtc_s) * 1000000000LL;
+	long long guest_ns = b->mono_ns - a->mono_ns;
+
+	if (host_ns <= 0)
+		return 0;
+	return (long)((guest_ns - host_ns) * 1000000.0 / host_ns);
+}
+
+static inline bool lab_clock_ppm_ok(long ppm)
+{
+	return labs(ppm) <= LAB_CLOCK_HOST_MAX_PPM;
+}
+
+/*
+ * The guest's clock against the host's over @secs RTC seconds from now:
+ * 0 with the rate in *@ppm and the last tick in *@end (a later check
+ * measures the whole stretch from there), or -errno.
+ */
+static inline int lab_clock_vs_host(int secs, long *ppm,
+				    struct lab_clock_tick *end)
+{
+	struct lab_clock_tick a = { 0, 0 };
+	int fd = open(LAB_CLOCK_RTC, O_RDONLY | O_CLOEXEC);
+	struct timespec nap = { secs - 1, 950000000L };
+	long long now;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = lab_clock_first_tick(fd, &a);
+	if (!err) {
+		/*
+		 * Most of the wait asleep, polled near the tick; a clock
+		 * that runs slow sleeps past it, and waits for the next.
+		 */
+		nanosleep(&nap, NULL);
+		now = lab_clock_rtc_s(fd);
+		err = now < 0 ? (int)now :
+			lab_clock_tick(fd, now > a.rtc_s + secs - 1 ? now :
+				       a.rtc_s + secs - 1, end);
+	}
+	close(fd);
+	if (!err)
+		*ppm = lab_clock_ppm(&a, end);
+	return err;
+}
+
+/* The same from @start's tick to the next one. */
+static inline int lab_clock_since(const struct lab_clock_tick *start,
+				  long *ppm)
+{
+	struct lab_clock_tick b = { 0, 0 };
+	int fd = open(LAB_CLOCK_RTC, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = lab_clock_first_tick(fd, &b);
+	close(fd);
+	if (!err)
+		*ppm = lab_clock_ppm(start, &b);
+	return err;
+}
+
+/* Why a rate check failed or disagreed, or NULL. */
+static inline const char *lab_clock_host_problem(int err, long ppm)
+{
+	static char why[256];
+
+	if (err == -ENOENT || err == -ENODEV || err == -ENXIO)
+		snprintf(why, sizeof(why),
+			 "no RTC to check the clock against the host's (" LAB_CLOCK_RTC ": %s): the kernel needs CONFIG_RTC_CLASS and CONFIG_RTC_DRV_CMOS",
+			 strerror(-err));
+	else if (err == -ETIME)
+		snprintf(why, sizeof(why),
+			 "the RTC did not tick: cannot check the clock against the host's");
+	else if (err)
+		snprintf(why, sizeof(why), "reading " LAB_CLOCK_RTC ": %s",
+			 strerror(-err));
+	else if (!lab_clock_ppm_ok(ppm))
+		snprintf(why, sizeof(why),
+			 "the guest's clock ran %+.2f %% against the host's (allowed +-%.0f %%)",
+			 ppm / 10000.0, LAB_CLOCK_HOST_MAX_PPM / 10000.0);
+	else
+		return NULL;
+	return why;
+}
+
+/*
+ * Check the clock against the host's until they agree, at most @tries
+ * times (a second or two each): the watchdog can take half a minute to
+ * drop a TSC calibrated at the wrong rate. Return why the clock is not
+ * to be timed on, or NULL; *@ppm is the last rate measured.
+ */
+static inline const char *lab_clock_host_settle(long *ppm,
+						struct lab_clock_tick *end,
+						int tries)
+{
+	int err;
+
+	do
+		err = lab_clock_vs_host(1, ppm, end);
+	while (!err && !lab_clock_ppm_ok(*ppm) && --tries > 0);
+	return lab_clock_host_problem(err, *ppm);
 }
 
 /*

@@ -2,15 +2,19 @@
 /*
  * labclock: report the guest's clock and refuse one the lab cannot trust.
  *
- *   labclock [--json] [--check]
+ *   labclock [--json] [--check] [--host]
  *   labclock --facts CURRENT AVAILABLE RES_NS [--json] [--check]
  *
  * Prints the current clocksource, the available ones and the resolution
  * of CLOCK_MONOTONIC (one "key=value" line, or a JSON object with
  * --json). With --check, a clock on jiffies or without high-resolution
  * timers is an error (after waiting up to 5 s for the clock to settle
- * after boot): one line naming the missing kernel option, exit status 1. --facts judges the given facts instead of this machine's
- * (for tests of the verdicts). Usage errors: one line, exit status 2.
+ * after boot): one line naming the missing kernel option, exit status 1.
+ * --host also times one RTC second (host time, lab_clock.h) on the
+ * guest's clock: "host_ppm", the guest's rate against the host's in
+ * parts per million; with --check more than 1 % either way is an error.
+ * --facts judges the given facts instead of this machine's (for tests of
+ * the verdicts). Usage errors: one line, exit status 2.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -45,7 +49,7 @@ static void facts_from_args(struct lab_clock *c, char **arg)
 		usage_error("--facts: RES_NS must be a positive number of ns");
 }
 
-static void print_json(const struct lab_clock *c)
+static void print_json(const struct lab_clock *c, const long *ppm)
 {
 	const char *p = c->available;
 	int first = 1;
@@ -59,7 +63,10 @@ static void print_json(const struct lab_clock *c)
 		first = first && !n;
 		p += n + (p[n] == ' ');
 	}
-	printf("],\"res_ns\":%ld}\n", c->res_ns);
+	printf("],\"res_ns\":%ld", c->res_ns);
+	if (ppm)
+		printf(",\"host_ppm\":%ld", *ppm);
+	printf("}\n");
 }
 
 int main(int argc, char **argv)
@@ -68,12 +75,15 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "facts", no_argument, NULL, 'f' },
+		{ "host", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int json = 0, check = 0, facts = 0, o;
+	int json = 0, check = 0, facts = 0, host = 0, o, err = 0;
+	struct lab_clock_tick tick;
 	struct lab_clock c = { 0 };
 	const char *why;
+	long ppm = 0;
 
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -81,8 +91,9 @@ int main(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'c': check = 1; break;
 		case 'f': facts = 1; break;
+		case 'H': host = 1; break;
 		case 'h':
-			puts("usage: labclock [--json] [--check] [--facts CURRENT AVAILABLE RES_NS]");
+			puts("usage: labclock [--json] [--check] [--host] [--facts CURRENT AVAILABLE RES_NS]");
 			return 0;
 		default:
 			fprintf(stderr, "labclock: unknown option %s (labclock --help)\n",
@@ -90,6 +101,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (facts && host)
+		usage_error("--host measures this machine: not with --facts");
 	if (facts && argc - optind != 3)
 		usage_error("--facts needs CURRENT AVAILABLE RES_NS");
 	if (!facts && optind != argc)
@@ -102,12 +115,19 @@ int main(int argc, char **argv)
 	} else if (check) {
 		lab_clock_settle(&c, 5000);
 	}
+	if (host)
+		err = lab_clock_vs_host(1, &ppm, &tick);
 	if (json)
-		print_json(&c);
+		print_json(&c, host && !err ? &ppm : NULL);
+	else if (host && !err)
+		printf("clocksource=%s available=%s res_ns=%ld host_ppm=%ld\n",
+		       c.current, c.available, c.res_ns, ppm);
 	else
 		printf("clocksource=%s available=%s res_ns=%ld\n",
 		       c.current, c.available, c.res_ns);
 	why = lab_clock_problem(&c);
+	if (!why && host)
+		why = lab_clock_host_problem(err, ppm);
 	if (check && why) {
 		fprintf(stderr, "labclock: %s\n", why);
 		return 1;

@@ -126,6 +126,8 @@ static void test_one(void)
 	is_u(res.sum_us, 10000, "timed from the call's arrival to the reply's departure");
 	is_u(res.median_us, 10000, "its median is itself");
 	is_u(res.unmatched, 0, "nothing left unpaired");
+	is_u(res.bytes_in, 112, "the call's bytes: its record mark, header and body");
+	is_u(res.bytes_out, 72, "the reply's bytes");
 }
 
 /*
@@ -292,6 +294,7 @@ static void test_padding(void)
 	wiretap_end(&res);
 	is_u(res.requests, 1, "a reply followed by padding: one request");
 	is_u(res.unmatched, 0, "the padding is not read as a message");
+	is_u(res.bytes_out, 42, "nor counted as bytes on the wire");
 }
 
 /*
@@ -329,6 +332,7 @@ static void test_hold(void)
 	is_u(res.sum_us, 2000 + 3000 + 2000,
 	     "the request times are the same with or without a copy");
 	is_u(res.unmatched, 0, "a copy is not a reply of its own");
+	is_u(res.bytes_out, 3 * 42, "the replies' bytes once: the copies are no wire bytes");
 }
 
 /*
