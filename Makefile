@@ -112,8 +112,12 @@ userspace: kernel-patched
 		$(MAKE) -s $(sub_j) -C nfs-lab; \
 		$(MAKE) -s $(sub_j) -C guest tests'
 
+# What every guest carries of ours, below BUILD (guest/ knows no other
+# folder): those that are built.
+GUEST_BINS := bench/statx-probe bench/lsx bench/fusebench \
+	fuse-backend/fusecount fuse-backend/fusecount-ctl
 guest: userspace
-	@$(build_lock) $(MAKE) -s $(sub_j) -C guest initramfs
+	@$(build_lock) $(MAKE) -s $(sub_j) -C guest initramfs LAB_BINS='$(GUEST_BINS)'
 
 check: deps
 	@$(MAKE) -s kernel guest

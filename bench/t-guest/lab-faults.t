@@ -26,7 +26,7 @@ fb=$lab_top/build/bench/fusebench
 [ -x "$lab_top/build/nfs-lab/labcase" ] || lab_skip "labcase not built (make -C nfs-lab)"
 env --default-signal=INT true 2>/dev/null || lab_skip "env --default-signal missing"
 
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 
 # Odd paths: the kernels are reached through a cache directory with
 # spaces and metacharacters (links to the real ones).

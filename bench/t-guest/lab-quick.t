@@ -17,7 +17,7 @@ lab_kernel stock
 lab_kernel patched
 [ -x "$lab_top/build/bench/fusebench" ] || lab_skip "fusebench not built (make -C bench)"
 
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 
 res=$lab_tmp/res
 echo "1..52"

@@ -16,7 +16,7 @@ set -eu
 lab_kernel "${st_kernel:?set by steal.t or steal-6.12.t}"
 probe=$lab_top/build/bench/statx-probe
 [ -x "$probe" ] || lab_skip "statx-probe not built (make -C bench)"
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 calls=6000
 echo "1..4"
 
