@@ -111,7 +111,9 @@ is "$(grep -cxF '| entry_timeout=0,attr_timeout=0,dont_sync_entries | statx | do
 	"report.md: the DONT_SYNC row, stock 3 -> patched 0 -> optin 0"
 is "$(grep -c '^fuse    statx DONT_SYNC d1/d2/f, expired *3 → 0 → 0 \[timeouts 0 s\]$' "$lab_tmp/summary")" 1 \
 	"the summary says so too"
-is "$(ls "$res/plots" | grep -c -- "-fuse-.*\.svg$")" 5 "five FUSE plots: calls cold, warm, expired; time cold, expired"
+is "$(ls "$res/plots" | grep -- "-fuse-.*\.svg$" | tr "\n" " ")" \
+	"calls-fuse-cold-timeouts-1-s.svg calls-fuse-cold-timeouts-60-s.svg calls-fuse-expired-timeouts-0-s.svg calls-fuse-expired-timeouts-1-s.svg calls-fuse-warm-timeouts-60-s.svg time-fuse-cold-timeouts-60-s.svg time-fuse-expired-timeouts-0-s.svg " \
+	"FUSE plots per mount profile: calls cold, warm, expired; time cold, expired"
 is "$(jq '[.cases[] | select(.error)] | length' "$r")" 0 "no case failed"
 # Each guest's clock as its cases ran on it: after tsc-early (the TSC
 # before its refined calibration) the kernel moves to tsc, or to hpet
