@@ -18,6 +18,7 @@ nl_cli=""
 bench_here=$nl_top/bench
 bench_prog=nfs-lab
 . "$bench_here/lib.sh"
+. "$nl_top/lib/proc.sh"
 
 nl_log() { printf 'nfs-lab: %s\n' "$*" >&2; }
 nl_die() { nl_log "error: $*"; exit 1; }
@@ -145,22 +146,7 @@ nl_kill_guests() {
 		p=$(nl_qemu_pid $g) && kill -9 "$p" 2>/dev/null
 	done
 	# shellcheck disable=SC2086
-	[ -z "$nl_srv$nl_cli" ] || kill -TERM $nl_srv $nl_cli 2>/dev/null || true
-	i=0
-	while [ $i -lt 50 ]; do
-		alive=""
-		for p in $nl_srv $nl_cli; do
-			kill -0 "$p" 2>/dev/null && alive="$alive $p"
-		done
-		[ -n "$alive" ] || break
-		i=$((i + 1))
-		sleep 0.1
-	done
-	# shellcheck disable=SC2086
-	[ -z "$alive" ] || kill -KILL $alive 2>/dev/null || true
-	for p in $nl_srv $nl_cli; do
-		wait "$p" 2>/dev/null || true
-	done
+	lab_stop 5000 $nl_srv $nl_cli
 	nl_srv="" nl_cli=""
 	if [ -n "${nl_linkdir_own:-}" ]; then
 		rm -rf -- "$nl_linkdir_own"
