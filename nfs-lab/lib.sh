@@ -176,9 +176,20 @@ nl_keep() {
 	sed -n 's/^@kernel //p' "$nl_tmp/client.out" >>"$nl_tmp/kernels.txt"
 }
 
-# The table's rows of the client's cases that are new since the last
-# call: one line per "@case" JSON line, from its keys and counts.
+# What is new of the client's cases since the last call: a table row
+# per "@case" JSON line, or with nl_stream=1 (bench/lab's lane) the
+# "@case" and "@kernel" lines themselves, whole lines only.
 nl_rows() {
+	if [ "${nl_stream:-}" = 1 ]; then
+		whole=$(wc -l <"$nl_tmp/client.out")
+		n=$(head -n "$whole" "$nl_tmp/client.out" |
+			grep -c '^@\(case\|kernel\) ' || true)
+		[ "$n" -gt "$rows" ] || return 0
+		head -n "$whole" "$nl_tmp/client.out" |
+			grep '^@\(case\|kernel\) ' | sed -n "$((rows + 1)),${n}p"
+		rows=$n
+		return 0
+	fi
 	n=$(grep -c '^@case ' "$nl_tmp/client.out" || true)
 	[ "$n" -gt "$rows" ] || return 0
 	grep '^@case ' "$nl_tmp/client.out" | sed -n "$((rows + 1)),${n}s/^@case //p" |
