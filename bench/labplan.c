@@ -6,8 +6,11 @@
  *
  *   labplan --fs FS [--quick] [--n N] [--match KEYS] [--json]
  *   labplan --fs FS --cases FILE [--match KEYS] [--json]
+ *   labplan --list
  *
- * FS: fuse, nfs3, nfs4.1, nfs4.2. --cases: FILE's case lines instead of
+ * FS: one of --list's (fuse, nfs3, nfs4.1, nfs4.2; each with its lane:
+ * "guest", the runner in one guest, or "pair", a server guest and a
+ * client guest). --cases: FILE's case lines instead of
  * the matrix (a plan written before). --n: the ls cases of that N only.
  * --match: the cases whose keys (as --json prints them) contain KEYS.
  * Exit status 0; 2 usage, a missing file or a bad case line in it (one
@@ -123,6 +126,16 @@ static int lp_cases(const struct lp_opts *o)
 	return ret;
 }
 
+/* --list: every file system the planner knows, and its lane. */
+static void lp_list(void)
+{
+	const struct lab_fs *fs;
+	unsigned int i;
+
+	for (i = 0; (fs = lab_fs_at(i)); i++)
+		printf("%s %s\n", fs->name, fs->lane);
+}
+
 static unsigned int lp_n(const char *v)
 {
 	char *end;
@@ -144,6 +157,7 @@ static void lp_parse(struct lp_opts *o, int argc, char *argv[])
 		{ "match", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "cases", required_argument, NULL, 'C' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -171,11 +185,15 @@ static void lp_parse(struct lp_opts *o, int argc, char *argv[])
 		case 'C':
 			o->cases = optarg;
 			break;
+		case 'l':
+			lp_list();
+			exit(0);
 		case 'h':
 			fputs("usage: labplan --fs FS [--quick] [--n N] "
 			      "[--match KEYS] [--json]\n"
 			      "       labplan --fs FS --cases FILE [--match KEYS] "
-			      "[--json]\n", stdout);
+			      "[--json]\n"
+			      "       labplan --list\n", stdout);
 			exit(0);
 		case ':':
 			lp_usage("a value is needed after ", argv[optind - 1]);
@@ -189,7 +207,7 @@ static void lp_parse(struct lp_opts *o, int argc, char *argv[])
 		lp_usage("--fs FS is needed", "");
 	o->fs = lab_fs_find(fs);
 	if (!o->fs)
-		lp_usage("--fs: want fuse, nfs3, nfs4.1 or nfs4.2, not ", fs);
+		lp_usage("--fs: not a file system of labplan --list: ", fs);
 }
 
 int main(int argc, char *argv[])

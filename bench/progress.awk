@@ -1,10 +1,10 @@
 # bench/lab's progress filter for one lane's output (a guest's, or an
 # NFS pair's): case lines ("@case JSON") go to CASES, kernel lines
 # ("@kernel JSON") to KERNELS, the rest to stderr; at most once a second
-# "LANE [case k/N] elapsed, ETA" on stderr. The ETA of the fuse lane
-# weighs each case of PLAN (the order the guest reports in) by a guess
-# of its cost in seconds (weight()); an NFS lane's cases share NFSW per
-# kernel alike. The last 20 other lines go to TAIL: what a failed case
+# "LANE [case k/N] elapsed, ETA" on stderr. The ETA of a guest lane
+# (FUSE) weighs each case of PLAN (the order the guest reports in) by a
+# guess of its cost in seconds (weight()); a pair lane's (NFS) cases
+# share NFSW per kernel alike. The last 20 other lines go to TAIL: what a failed case
 # shows of its guest.
 # At the end it prints the number of cases seen and the weight done.
 # Its parameters come from the environment (LAB_TOTAL, LAB_CASES...):
@@ -75,10 +75,11 @@ BEGIN {
 	NFSW = quick ? 30 : 400
 	# a FUSE guest's boot before its first case: 2.3 s measured
 	BOOTW = 2.5
-	fuse = ENVIRON["LAB_FS"] == "fuse"
+	# a guest lane's cases by weight(), a pair's alike
+	guest = ENVIRON["LAB_LANE_KIND"] == "guest"
 	while ((getline <plan) > 0)
 		wplan += wt[++np] = weight()
-	if (!fuse) {
+	if (!guest) {
 		for (i = 1; i <= np; i++)
 			wt[i] = NFSW / np
 		wplan = NFSW

@@ -170,7 +170,7 @@ nm=$(count "$nk" nfs3 '.error == null')
 nf=$(count "$nk" nfs3 '.error != null')
 echo "# nfs3 on $nk: $nm reported, $nf failed"
 ok '[ $((nm + nf)) = $pn ] && [ "$nf" -ge 1 ] &&
-	[ "$(count "$nk" nfs3 ".error != null and (.error | test(\"nfs-lab/run --kernel $nk --vers 3 failed\"))")" = $nf ]' \
+	[ "$(count "$nk" nfs3 ".error != null and (.error | test(\"the nfs3 pair on $nk failed\"))")" = $nf ]' \
 	"nfs3 on $nk: $nm reported + $nf failed with nfs-lab/run's status = the $pn planned"
 ok '[ "$(jq --arg a "$fk" --arg b "$nk" "[.cases[] | select(.error) |
 		select((.kernel == \$a and .fs == \"fuse\") or
@@ -181,11 +181,11 @@ ok '[ "$(jq "[.failures[] | select(.guest_tail | length > 0)] | length" "$r")" =
 	"results.json keeps the last lines of both guests"
 ok 'grep -q "fuse on $fk FAILED: $ff of $pf cases failed" "$lab_tmp/log" &&
 	! grep -q "fuse on $fk done" "$lab_tmp/log"' "progress: fuse on $fk FAILED, never done"
-ok 'grep -q "NFS 3 on $nk FAILED: $nf of $pn cases failed" "$lab_tmp/log" &&
-	! grep -q "NFS 3 on $nk done" "$lab_tmp/log"' "progress: NFS 3 on $nk FAILED, never done"
+ok 'grep -q "nfs3 on $nk FAILED: $nf of $pn cases failed" "$lab_tmp/log" &&
+	! grep -q "nfs3 on $nk done" "$lab_tmp/log"' "progress: nfs3 on $nk FAILED, never done"
 ok 'grep -q "^$((2 * pf + 2 * pn)) cases: .* $((ff + nf)) failed;" "$lab_tmp/summary" &&
 	grep -q "^FAILED  $fk fuse, $ff cases: guest ended without an exit status" "$lab_tmp/summary" &&
-	grep -q "^FAILED  $nk nfs3, $nf cases: nfs-lab/run --kernel $nk --vers 3 failed" "$lab_tmp/summary"' \
+	grep -q "^FAILED  $nk nfs3, $nf cases: the nfs3 pair on $nk failed" "$lab_tmp/summary"' \
 	"the summary counts the failed cases and says which and why"
 ok 'grep -q "^\*\*$fk, fuse: $ff failed.\*\*" "$res/report.md" &&
 	grep -q "^\*\*$nk, nfs3: $nf failed.\*\*" "$res/report.md"' \

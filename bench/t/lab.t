@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench/lab without QEMU: NFS through a stand-in for nfs-lab/run (the
-# schema it must write) and for labplan's NFS matrix, FUSE through a
+# bench/lab without QEMU: NFS through a stand-in for nfs-lab/run --stream
+# (the lines it must print) and for labplan's NFS matrix, FUSE through a
 # stand-in for guest/run that replays the plan it is given; the merged
 # results.json,
 # argument and --out checks, paths with metacharacters, a guest that
@@ -43,7 +43,7 @@ done
 cat >"$tmp/labplan" <<'STUB'
 #!/bin/sh
 case " $* " in
-*" --fs fuse "*|*" --cases "*) exec "$BUILD/bench/labplan" "$@" ;;
+*" --fs fuse "*|*" --cases "*|" --list ") exec "$BUILD/bench/labplan" "$@" ;;
 esac
 echo "# the stand-in's matrix"
 echo "call=statx sync=dont mask=basic object=deep cache=expired"
@@ -67,6 +67,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) k=$2; shift 2 ;;
 	--vers) vs="$vs $2"; shift 2 ;;
+	--fs) vs="$vs ${2#nfs}"; shift 2 ;;
 	--stream) stream=1; shift ;;
 	*) shift ;;
 	esac
@@ -161,10 +162,10 @@ ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
 ok '[ "$(jq -r ".cases | map(.kernel + \" \" + .fs) | join(\",\")" "$tmp/r/results.json")" = "stock nfs3,stock nfs4.2,patched nfs3,patched nfs4.2" ]' \
 	"in kernel, then file system order"
 ok '[ "$(jq -r ".kernels.patched.release" "$tmp/r/results.json")" = 6.1-patched ]' \
-	"kernel releases from the NFS documents"
+	"kernel releases from the NFS lanes' kernel lines"
 ok 'jq -e ".schema == 1 and (.started | test(\"^[0-9-]+T[0-9:]+Z$\")) and .failures == []" "$tmp/r/results.json"' \
 	"schema 1, an ISO 8601 start, no failures"
-ok 'grep -q "nfs4.2 \[2/2\].*NFS 4.2 on patched done" "$tmp/err" && grep -q "  | nfs-lab: patched NFS 3" "$tmp/err"' \
+ok 'grep -q "nfs4.2 \[2/2\].*nfs4.2 on patched done" "$tmp/err" && grep -q "  | nfs-lab: patched NFS 3" "$tmp/err"' \
 	"progress per lane and the NFS run's own output on stderr"
 ok 'grep -q "lab: nfs3 \[2/2\] .* patched nfs3 syscall statx deep expired" "$tmp/err"' \
 	"an NFS run's case lines count as its cases, over every kernel"
@@ -259,11 +260,11 @@ FAIL=1 "$lab" --kernels stock --fs nfs3 --out "$tmp/nf" --no-report \
 	2>"$tmp/err" || rc=$?
 r=$tmp/nf/results.json
 ok '[ $rc = 1 ]' "an NFS run that fails: exit status 1"
-ok 'jq -e ".cases | length == 1 and (.[0] | .kernel == \"stock\" and .fs == \"nfs3\" and .id == 1 and .call == \"statx\" and .sync == \"dont\" and (.error | test(\"nfs-lab/run --kernel stock --vers 3 failed \\\\(status 1\\\\) \\\\(after 0 of 1 cases\\\\)\")))" "$r"' \
-	"its planned case is in results.json, failed, with nfs-lab/run's status"
+ok 'jq -e ".cases | length == 1 and (.[0] | .kernel == \"stock\" and .fs == \"nfs3\" and .id == 1 and .call == \"statx\" and .sync == \"dont\" and (.error | test(\"the nfs3 pair on stock failed \\\\(status 1\\\\) \\\\(after 0 of 1 cases\\\\)\")))" "$r"' \
+	"its planned case is in results.json, failed, with the pair's status"
 ok 'jq -e ".failures | length == 1 and (.[0] | .status == 1 and .failed == 1 and (.guest_tail | index([\"  | Kernel panic - not syncing: stand-in\"]) != null))" "$r"' \
 	"results.json keeps the run's last lines"
-ok 'grep -q "NFS 3 on stock FAILED: 1 of 1 cases failed" "$tmp/err" && ! grep -q "done" "$tmp/err"' \
+ok 'grep -q "nfs3 on stock FAILED: 1 of 1 cases failed" "$tmp/err" && ! grep -q "done" "$tmp/err"' \
 	"progress says FAILED, and never done"
 ok 'grep -q "^lab: 1 cases: 0 measured, 0 skipped, 1 failed" "$tmp/err" &&
 	grep -q "^lab: FAILED nfs3 on stock: 1 of 1 cases not reported" "$tmp/err"' \
