@@ -29,19 +29,19 @@ export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
 # tests mostly wait (attribute timeouts, netem, boots of a pair), so more
 # files fill the cores they leave. Counts that rely on cached attributes
 # are measured on mounts whose timeouts a host stall of seconds cannot
-# reach (nfs_rt_test, nfs-lab/t/roundtrips.sh and repeat.t), and
-# kernel/t/steal.t checks the warm FORCE_SYNC counts on a guest that is
-# descheduled often. Which tests go alone or one after another:
+# reach (nfs_rt_test, nfs-lab/t-guest/roundtrips.sh and repeat.t), and
+# kernel/t-guest/steal.t checks the warm FORCE_SYNC counts on a guest
+# that is descheduled often. Which tests go alone or one after another:
 # testrules.yml.
 TEST_JOBS ?= 5
 PROVE := prove --timer --failures -j$(TEST_JOBS)
-# Host tests, then guest tests (each boots its own QEMU guest).
-HOST_TESTS := bench/t fuse-backend/t scripts/t
-# kernel/t: NAME.t tests 6.1, NAME-6.12.t tests 6.12.
-KERNEL_T := $(if $(filter 6.1,$(KVERS)),$(filter-out %-6.12.t,$(wildcard kernel/t/*.t))) \
-	$(if $(filter 6.12,$(KVERS)),$(wildcard kernel/t/*-6.12.t))
-GUEST_TESTS := $(wildcard guest/t) $(KERNEL_T) \
-	$(wildcard fuse-backend/t-guest nfs-lab/t bench/t-guest)
+# Every folder's tests by layout: t/ the host's (no QEMU), t-guest/ those
+# that boot guests.
+HOST_TESTS := $(wildcard */t)
+# kernel/t-guest: NAME.t tests 6.1, NAME-6.12.t tests 6.12.
+KERNEL_T := $(if $(filter 6.1,$(KVERS)),$(filter-out %-6.12.t,$(wildcard kernel/t-guest/*.t))) \
+	$(if $(filter 6.12,$(KVERS)),$(wildcard kernel/t-guest/*-6.12.t))
+GUEST_TESTS := $(filter-out kernel/t-guest,$(wildcard */t-guest)) $(KERNEL_T)
 # libFuzzer time per fuzzer in make check (fuse-backend/t/fuzz.t)
 FUZZ_SECONDS ?= 20
 export FUZZ_SECONDS
@@ -125,11 +125,11 @@ check-host: deps
 
 check-guest: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) guest/t
+	@$(PROVE) guest/t guest/t-guest
 
 check-kernel: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) guest/t $(KERNEL_T)
+	@$(PROVE) guest/t guest/t-guest kernel/t $(KERNEL_T)
 
 check-fuse: deps
 	@$(MAKE) -s kernel guest
@@ -137,7 +137,7 @@ check-fuse: deps
 
 check-nfs: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) nfs-lab/t
+	@$(PROVE) nfs-lab/t nfs-lab/t-guest
 
 fuzz: deps
 	@$(MAKE) -s -C fuse-backend fuzz

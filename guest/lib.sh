@@ -1,4 +1,5 @@
-# Host-side helpers for guest tests (sourced by */t/*.t). POSIX sh.
+# Host-side helpers for guest tests (sourced by */t-guest/*.t, and by
+# the host tests that share its temporary folder and skips). POSIX sh.
 # Each test boots its own guest through guest/run; nothing is shared
 # between tests, and every temporary file goes when the test ends.
 

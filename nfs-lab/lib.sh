@@ -1,5 +1,5 @@
-# Host-side helpers of the NFS lab, sourced by nfs-lab/run and
-# nfs-lab/t/*.t. POSIX sh. Set nl_here (this folder) before sourcing.
+# Host-side helpers of the NFS lab, sourced by nfs-lab/run and the tests
+# (t/*.t, t-guest/*.t). POSIX sh. Set nl_here (this folder) before sourcing.
 #
 # A "pair" is one server guest and one client guest on a QEMU link of
 # their own: a Unix stream socket that the server's QEMU listens on, in
@@ -269,7 +269,7 @@ nl_pair() {
 	nl_keep
 }
 
-# --- for t/*.t (after guest/lib.sh: $lab_tmp, lab_skip, lab_kernel) ---
+# --- for the tests (after guest/lib.sh: $lab_tmp, lab_skip, lab_kernel) ---
 
 # nl_t_run PLAN [nfs-lab/run options]: run the cases on stdin on a fresh
 # pair, then print the TAP plan and the table as diagnostics; Bail out

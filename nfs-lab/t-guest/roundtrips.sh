@@ -1,4 +1,4 @@
-# Shared body of t/rt-*.t: the reference round trips of stat()/statx() on
+# Shared body of t-guest/rt-*.t: the reference round trips of stat()/statx() on
 # d1/d2/file over the two-guest network, NFSv4.2 then NFSv3 in one pair
 # of guests, kernel $nl_t_kernel (stock, patched, optin). Each case
 # runs on a fresh tree and a fresh mount (nosharecache); "calls" is what
