@@ -144,9 +144,9 @@ fuzz: deps
 
 # make lab runs every kernel of bench/kernels.list (QUICK=1: those
 # without extra arguments); KVERS=6.1 or 6.12 on the command line runs
-# that version's kernels only.
-lab_vkernels = $(if $(filter 6.1,$(KVERS)),stock patched $(if $(QUICK),,optin)) \
-	$(if $(filter 6.12,$(KVERS)),stock-6.12 patched-6.12 $(if $(QUICK),,optin-6.12))
+# the kernels of that version (kernels.list's KVER column) only.
+lab_vkernels = $(shell bench_here=bench && . bench/lib.sh && \
+	lab_kernels_of 'stock patched $(if $(QUICK),,optin)' '$(KVERS)')
 lab_kernels = $(if $(filter command line environment,$(origin KVERS)),\
 	--kernels $(subst $(eval) ,$(comma),$(strip $(lab_vkernels))))
 comma := ,

@@ -7,6 +7,10 @@ lab_top=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
 LAB_INITRD=${LAB_INITRD:-$lab_top/build/guest/initramfs.cpio}
 export LAB_INITRD
+# The kernel axis, bench/kernels.list, is read by bench's lib.sh.
+bench_here=$lab_top/bench
+bench_prog=${0##*/}
+. "$bench_here/lib.sh"
 
 lab_tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
 # A second signal must not cut the cleanup short: the handlers ignore
@@ -43,27 +47,24 @@ lab_skip() {
 	exit 0
 }
 
-# lab_kernel NAME: set $kernel and $kernel_args for a lab kernel, or skip.
-# NAME is stock, patched, or optin: the patched kernel booted with the
-# series' permission opt-ins on (lab.optin=10, see guest/tests/lab_optin.h);
-# with -6.12 (stock-6.12...) the Linux 6.12 one.
+# lab_kernel LABEL: set $kernel, $kernel_args (its extra command line,
+# with a leading blank), $lab_role and $lab_kver for kernel LABEL of
+# bench/kernels.list, or skip when it is not built. A label the list
+# does not have is the test's error (or the list's): Bail out.
 lab_kernel() {
-	kernel_args=""
-	case $1 in
-	optin|optin-*)
-		kernel=$LAB_CACHE/kernels/patched${1#optin}/bzImage
-		kernel_args=" lab.optin=10" ;;
-	*)	kernel=$LAB_CACHE/kernels/$1/bzImage ;;
-	esac
-	lab_kname=$1
+	lab_kernel_entry "$1" ||
+		lab_bail "unknown kernel '$1': not a kernel of bench/kernels.list (LABEL ROLE KVER IMAGE [ARGS...])"
+	kernel=$lab_image
+	kernel_args=${lab_append:+ $lab_append}
 	[ -f "$kernel" ] || lab_skip "no $1 kernel at $kernel (make kernel)"
 	[ -f "$LAB_INITRD" ] || lab_skip "no initramfs at $LAB_INITRD (make guest)"
 }
 
-# lab_selftest NAME TEST [guest/run options]: run a guest selftest binary
-# on kernel NAME; LAB_KERNEL tells the test which counts to expect.
-# $LAB_SETUP, if set, is a guest shell command run first (its output goes
-# to /tmp/setup.log, shown if it fails).
+# lab_selftest LABEL TEST [guest/run options]: run a guest selftest
+# binary on kernel LABEL. LAB_KERNEL tells the test which counts to
+# expect: the kernel's ROLE-KVER (stock-6.1, optin-6.12), never its
+# label. $LAB_SETUP, if set, is a guest shell command run first (its
+# output goes to /tmp/setup.log, shown if it fails).
 lab_selftest() {
 	lab_kernel "$1"
 	t=$2
@@ -75,7 +76,7 @@ lab_selftest() {
 			exit 1
 		fi
 		exec env LAB_KERNEL="$2" "/usr/lib/lab/tests/$3"' \
-		sh "${LAB_SETUP:-}" "$lab_kname" "$t"
+		sh "${LAB_SETUP:-}" "$lab_role-$lab_kver" "$t"
 }
 
 # lab_busy N SECS: load the host with N busy loops (what a second lab

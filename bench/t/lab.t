@@ -213,7 +213,7 @@ ok '[ "$(head -n 2 "$tmp/four.lanes" | cut -d" " -f1 | tr "\n" " ")" = "start st
 ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/all/results.json")" = "$(awk "/^[^#]/ { print \$1 }" "$here/../kernels.list" | tr "\n" " " | sed "s/ $//")" ]' \
 	"no --kernels: every kernel of kernels.list, in its order"
 "$lab" --quick --fs nfs3 --out "$tmp/allq" --no-report 2>"$tmp/err"
-ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/allq/results.json")" = "$(awk "/^[^#]/ && NF == 2 { print \$1 }" "$here/../kernels.list" | tr "\n" " " | sed "s/ $//")" ] &&
+ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/allq/results.json")" = "$(awk "/^[^#]/ && NF == 4 { print \$1 }" "$here/../kernels.list" | tr "\n" " " | sed "s/ $//")" ] &&
 	! jq -e ".cases[] | select(.kernel | test(\"optin\"))" "$tmp/allq/results.json"' \
 	"--quick without --kernels: the kernels without extra arguments (no opt-in)"
 

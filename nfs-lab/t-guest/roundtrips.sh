@@ -1,11 +1,12 @@
 # Shared body of t-guest/rt-*.t: the reference round trips of stat()/statx() on
 # d1/d2/file over the two-guest network, NFSv4.2 then NFSv3 in one pair
-# of guests, kernel $nl_t_kernel (stock, patched, optin). Each case
-# runs on a fresh tree and a fresh mount (nosharecache); "calls" is what
-# the server counted: COMPOUNDs on NFSv4, RPCs on NFSv3. An expected
-# value "S P O" is for stock, patched, optin. The server's LOOKUP, ACCESS and
-# GETATTR counters are NFSv4 operations or NFSv3 procedures: the same
-# numbers here, NFSv4 only adds SEQUENCE and PUTFH to each COMPOUND.
+# of guests, kernel $nl_t_kernel (a label of bench/kernels.list). Each
+# case runs on a fresh tree and a fresh mount (nosharecache); "calls" is
+# what the server counted: COMPOUNDs on NFSv4, RPCs on NFSv3. An expected
+# value "S P O" is for the kernel's role in the list: stock, patched,
+# optin. The server's LOOKUP, ACCESS and GETATTR counters are NFSv4
+# operations or NFSv3 procedures: the same numbers here, NFSv4 only adds
+# SEQUENCE and PUTFH to each COMPOUND.
 # The expired cases of d1/d2/file mount with actimeo=1 (the lab's
 # default) and wait 1.2 s; those of the deep tree, whose walk must end
 # within the timeout it waited out, with actimeo=3 (3.2 s); every other
@@ -18,6 +19,7 @@
 # statx_cached_access mount option, lab.optin=10).
 
 lab_kernel "$nl_t_kernel"
+nl_t_role=$lab_role
 nl_t_run 68 --kernel "$nl_t_kernel" --vers 4.2 --vers 3 <<'CASES'
 call=stat object=deep cache=cold opts=actimeo=3600
 call=stat object=deep cache=warm opts=actimeo=3600
