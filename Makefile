@@ -23,25 +23,25 @@ QUICK ?=
 # hold spaces and shell characters: recipes quote every one.
 q = '$(subst ','\'',$(1))'
 
-export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
+export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD LAB_KVERS
 
 # Five test files at a time on a 2-core machine: the guests of many
 # tests mostly wait (attribute timeouts, netem, boots of a pair), so more
 # files fill the cores they leave. Counts that rely on cached attributes
 # are measured on mounts whose timeouts a host stall of seconds cannot
-# reach (nfs_rt_test, nfs-lab/t-guest/roundtrips.sh and repeat.t), and
-# kernel/t-guest/steal.t checks the warm FORCE_SYNC counts on a guest
+# reach (nfs_rt_test, nfs-lab/t-guest/rt.sh and repeat.t), and
+# kernel/t-guest/steal.sh checks the warm FORCE_SYNC counts on a guest
 # that is descheduled often. Which tests go alone or one after another:
 # testrules.yml.
 TEST_JOBS ?= 5
 PROVE := prove --timer --failures -j$(TEST_JOBS)
 # Every folder's tests by layout: t/ the host's (no QEMU), t-guest/ those
-# that boot guests.
+# that boot guests. The guest tests over the kernel axis run the kernels
+# of bench/kernels.list whose version is in LAB_KVERS (guest/lib.sh's
+# lab_table).
 HOST_TESTS := $(wildcard */t)
-# kernel/t-guest: NAME.t tests 6.1, NAME-6.12.t tests 6.12.
-KERNEL_T := $(if $(filter 6.1,$(KVERS)),$(filter-out %-6.12.t,$(wildcard kernel/t-guest/*.t))) \
-	$(if $(filter 6.12,$(KVERS)),$(wildcard kernel/t-guest/*-6.12.t))
-GUEST_TESTS := $(filter-out kernel/t-guest,$(wildcard */t-guest)) $(KERNEL_T)
+GUEST_TESTS := $(wildcard */t-guest)
+LAB_KVERS := $(KVERS)
 # libFuzzer time per fuzzer in make check (fuse-backend/t/fuzz.t)
 FUZZ_SECONDS ?= 20
 export FUZZ_SECONDS
@@ -129,7 +129,7 @@ check-guest: deps
 
 check-kernel: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) guest/t guest/t-guest kernel/t $(KERNEL_T)
+	@$(PROVE) guest/t guest/t-guest kernel/t kernel/t-guest
 
 check-fuse: deps
 	@$(MAKE) -s kernel guest
