@@ -49,7 +49,7 @@ export FUZZ_SECONDS
 .PHONY: all deps kernel kernel-ahead kernel-6.1 kernel-6.12 kernel-stock \
 	kernel-patched kernel-stock-6.12 kernel-patched-6.12 userspace guest \
 	check check-host check-guest check-kernel check-fuse check-nfs \
-	fuzz lab clean distclean
+	fuzz bench-host lab clean distclean
 
 all: kernel guest
 
@@ -141,6 +141,15 @@ check-nfs: deps
 
 fuzz: deps
 	@$(MAKE) -s -C fuse-backend fuzz
+
+# Figures of this host, not of the lab, so not in make check: native
+# code's slowdown right after a wait (bench/coldcache) and a guest's
+# boot per launcher candidate, BOOT_ROUNDS times (guest/bootbench).
+BOOT_ROUNDS ?= 10
+bench-host: deps
+	@$(MAKE) -s kernel guest
+	@$(call q,$(BUILD))/bench/coldcache
+	@guest/bootbench --rounds $(BOOT_ROUNDS) guest/bootbench.candidates
 
 # make lab runs every kernel of bench/kernels.list (QUICK=1: those
 # without extra arguments); KVERS=6.1 or 6.12 on the command line runs
