@@ -121,7 +121,7 @@ is "$(jq -r '[.kernels[].clock[]] | "\(length) \(map(select(
 	"results.json: 3 kernels x 3 lanes recorded tsc, hpet or acpi_pm at 1 us or finer"
 is "$(jq '[.cases[] | select(.fs == "nfs3" or .fs == "nfs4.2")] | length > 0' "$r")" true \
 	"NFS cases from nfs-lab/run"
-# nfs-lab/t-guest/roundtrips.sh case 16: statx DONT_SYNC of the 64 files of
+# nfs-lab/t-guest/rt.sh case 16: statx DONT_SYNC of the 64 files of
 # the deep tree, expired: a GETATTR per directory (32), none with the
 # opt-in.
 for fs in nfs3 nfs4.2; do
