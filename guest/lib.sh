@@ -87,62 +87,78 @@ lab_selftest() {
 # set (make passes its KVERS), the version in the file's name if it has
 # one (NAME-KVER.t, a link to NAME.sh: fuse-6.12.t runs the 6.12
 # kernels, fuse.sh those of every version) and one of the labels in
-# $LAB_KERNELS when set. Their TAP becomes one stream (tapmerge.awk:
-# each test numbered on after the last kernel's, the label before it; a
-# kernel not built is one skipped test), the plan last; then it exits.
-# A version a file keeps make check's parallel slots as busy as a file
-# a kernel did, with the long NFS files run three kernels in a row.
+# $LAB_KERNELS when set. Their TAP becomes one stream, the plan last;
+# then it exits. Why a file a version: make check runs several files at
+# once, and one file of all kernels would run longer than the rest.
 lab_table() {
 	if [ $# -ge 3 ]; then
-		lab_kernel_entry "$3" ||
-			lab_bail "unknown kernel '$3' (not in bench/kernels.list)"
-		case " $1 " in *" $lab_role "*) ;; *)
-			lab_bail "$3 is a $lab_role kernel: this test expects $1 ones" ;;
-		esac
-		case " $2 " in *" $lab_kver "*) return 0 ;; esac
-		lab_bail "$3 runs Linux $lab_kver: this test expects $2"
+		lab_table_check "$@"
+		return 0
 	fi
-	lab_tv=$2
-	lab_tn=${0##*/}
-	case $lab_tn in
-	*-[0-9]*.[0-9]*.t) lab_tn=${lab_tn%.t}; lab_tv=${lab_tn##*-} ;;
+	for lab_k in ${LAB_KERNELS:-}; do
+		lab_kernel_entry "$lab_k" ||
+			lab_bail "LAB_KERNELS: unknown kernel '$lab_k' (not in bench/kernels.list)"
+	done
+	lab_table_versions "$2"
+	lab_ks=$(for lab_k in $(lab_kernels_of "$1" "$lab_tvs"); do
+		case " ${LAB_KERNELS:-$lab_k} " in *" $lab_k "*) echo "$lab_k" ;; esac
+	done)
+	[ -n "$lab_ks" ] || lab_skip "no kernel of bench/kernels.list is $1" \
+		"on Linux $lab_tv${LAB_KVERS+ and in LAB_KVERS=$LAB_KVERS}${LAB_KERNELS:+ and LAB_KERNELS=$LAB_KERNELS}"
+	lab_tn=0
+	lab_tfailed=0
+	for lab_k in $lab_ks; do
+		lab_table_run "$lab_k"
+	done
+	echo "1..$lab_tn"
+	exit $((lab_tfailed > 254 ? 254 : lab_tfailed))
+}
+
+# lab_table_check ROLES KVERS LABEL: bail out unless kernel LABEL is one
+# of ROLES on one of KVERS (a run by hand of a test on another kernel).
+lab_table_check() {
+	lab_kernel_entry "$3" ||
+		lab_bail "unknown kernel '$3' (not in bench/kernels.list)"
+	case " $1 " in *" $lab_role "*) ;; *)
+		lab_bail "$3 is a $lab_role kernel: this test expects $1 ones" ;;
+	esac
+	case " $2 " in *" $lab_kver "*) ;; *)
+		lab_bail "$3 runs Linux $lab_kver: this test expects $2" ;;
+	esac
+}
+
+# lab_table_versions KVERS: $lab_tv, the version in this file's name
+# (NAME-KVER.t) or else KVERS; $lab_tvs, those of them that are in KVERS
+# and, when it is set, in $LAB_KVERS.
+lab_table_versions() {
+	lab_tv=$1
+	case ${0##*/} in
+	*-[0-9]*.[0-9]*.t) lab_tv=${0##*-}; lab_tv=${lab_tv%.t} ;;
 	esac
 	lab_tvs=""
 	for lab_v in $lab_tv; do
-		case " $2 " in *" $lab_v "*) ;; *) continue ;; esac
+		case " $1 " in *" $lab_v "*) ;; *) continue ;; esac
 		case " ${LAB_KVERS-$lab_v} " in
 		*" $lab_v "*) lab_tvs="$lab_tvs $lab_v" ;;
 		esac
 	done
-	lab_ks=$(lab_kernels_of "$1" "$lab_tvs")
-	if [ -n "${LAB_KERNELS:-}" ]; then
-		for lab_k in $LAB_KERNELS; do
-			lab_kernel_entry "$lab_k" ||
-				lab_bail "LAB_KERNELS: unknown kernel '$lab_k' (not in bench/kernels.list)"
-		done
-		lab_ks=$(for lab_k in $lab_ks; do
-			case " $LAB_KERNELS " in *" $lab_k "*) echo "$lab_k" ;; esac
-		done)
-	fi
-	# shellcheck disable=SC2086
-	[ -n "$(echo $lab_ks)" ] || lab_skip "no kernel of bench/kernels.list" \
-		"is $1 on Linux $lab_tv${LAB_KVERS+ and in LAB_KVERS=$LAB_KVERS}${LAB_KERNELS:+ and LAB_KERNELS=$LAB_KERNELS}"
-	lab_tn=0
-	lab_tfailed=0
-	for lab_k in $lab_ks; do
-		rm -f "$lab_tmp/table.count"
-		{
-			lab_st=0
-			sh "$0" "$lab_k" || lab_st=$?
-			echo $lab_st >"$lab_tmp/table.status"
-		} | LAB_K=$lab_k LAB_N=$lab_tn LAB_STATUS=$lab_tmp/table.status \
-			LAB_COUNT=$lab_tmp/table.count awk -f "$lab_top/guest/tapmerge.awk"
-		read -r lab_tn lab_f <"$lab_tmp/table.count" || lab_tn=bail
-		[ "$lab_tn" != bail ] || exit 1
-		lab_tfailed=$((lab_tfailed + lab_f))
-	done
-	echo "1..$lab_tn"
-	exit $((lab_tfailed > 254 ? 254 : lab_tfailed))
+}
+
+# lab_table_run LABEL: this test file on kernel LABEL, its TAP merged
+# into the table's (tapmerge.awk: each test numbered on after $lab_tn,
+# the label before it); $lab_tn and $lab_tfailed count on. A Bail out
+# from it ends the table too.
+lab_table_run() {
+	rm -f "$lab_tmp/table.count"
+	{
+		lab_st=0
+		sh "$0" "$1" || lab_st=$?
+		echo $lab_st >"$lab_tmp/table.status"
+	} | LAB_K=$1 LAB_N=$lab_tn LAB_STATUS=$lab_tmp/table.status \
+		LAB_COUNT=$lab_tmp/table.count awk -f "$lab_top/guest/tapmerge.awk"
+	read -r lab_tn lab_f <"$lab_tmp/table.count" || lab_tn=bail
+	[ "$lab_tn" != bail ] || exit 1
+	lab_tfailed=$((lab_tfailed + lab_f))
 }
 
 # lab_busy N SECS: load the host with N busy loops (what a second lab
