@@ -106,14 +106,22 @@ sub_j = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 # checkout would write the same objects and binaries side by side. The
 # second waits for the first's lock, then finds them up to date.
 build_lock = mkdir -p -- $(call q,$(BUILD)) && flock $(call q,$(BUILD)/.build.lock)
+#
+# A file system's lane launcher goes in $(BUILD)/lanes, where bench/lab
+# finds it (bench names no folder above it): nfs-lab/run for NFS.
 userspace: kernel-patched
 	@$(build_lock) sh -ec '$(MAKE) -s $(sub_j) -C bench; \
 		$(MAKE) -s $(sub_j) -C fuse-backend; \
 		$(MAKE) -s $(sub_j) -C nfs-lab; \
 		$(MAKE) -s $(sub_j) -C guest tests'
+	@scripts/lane.sh nfs $(call q,$(CURDIR)/nfs-lab/run) $(call q,$(BUILD)/lanes)
 
+# What every guest carries of ours, below BUILD (guest/ knows no other
+# folder): those that are built.
+GUEST_BINS := bench/statx-probe bench/lsx bench/fusebench \
+	fuse-backend/fusecount fuse-backend/fusecount-ctl
 guest: userspace
-	@$(build_lock) $(MAKE) -s $(sub_j) -C guest initramfs
+	@$(build_lock) $(MAKE) -s $(sub_j) -C guest initramfs LAB_BINS='$(GUEST_BINS)'
 
 check: deps
 	@$(MAKE) -s kernel guest

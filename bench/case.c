@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "case.h"
+#include "lab_json.h"
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -385,21 +386,10 @@ bool lab_is_case_line(const char *line)
 	return *line && *line != '#';
 }
 
-/* A JSON string; control characters and non-ASCII bytes as \u00XX. */
+/* A JSON string, escaped as everywhere in the lab (lib/lab_json.h). */
 void lab_json_str(FILE *f, const char *s)
 {
-	const unsigned char *p;
-
-	fputc('"', f);
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	lab_json_fputs(f, s);
 }
 
 static void lab_json_key(FILE *f, const char *key, const char *val)

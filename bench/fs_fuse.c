@@ -405,6 +405,7 @@ static const struct lab_backend fb_backend = {
 	.prog = "fusebench",
 	.fs0 = "fuse",
 	.prime_with_call = true,
+	.in_guest = true,
 	.start = fb_start,
 	.stop = fb_stop,
 	.setup = fb_setup,

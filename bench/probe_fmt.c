@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "lab_errname.h"
+#include "lab_json.h"
 #include "probe_args.h"
 #include "probe_fmt.h"
 
@@ -304,69 +305,10 @@ void probe_print_text(FILE *f, const struct probe_report *rep,
 	}
 }
 
-/*
- * Length of the well-formed UTF-8 sequence at s, or 0 if there is none
- * (overlong forms, surrogates and values past U+10FFFF included).
- */
-static size_t utf8_seq_len(const unsigned char *s)
-{
-	unsigned int cp, min;
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1f;
-		min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0f;
-		min = 0x800;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	/* A NUL fails the continuation test, so this never overruns. */
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/*
- * Linux file names are bytes, JSON strings are Unicode.  Valid UTF-8
- * goes through untouched; a stray byte b becomes \u00bb so the output
- * stays parseable and the byte value can still be read off.
- */
+/* Linux file names are bytes, JSON strings Unicode: lib/lab_json.h. */
 void probe_json_string(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (*p) {
-		size_t n = utf8_seq_len(p);
-
-		if (*p == '"' || *p == '\\') {
-			fputc('\\', f);
-			fputc(*p, f);
-		} else if (*p < 0x20 || n == 0) {
-			fprintf(f, "\\u%04x", *p);
-		} else {
-			fwrite(p, 1, n, f);
-			p += n;
-			continue;
-		}
-		p++;
-	}
-	fputc('"', f);
+	lab_json_fputs(f, s);
 }
 
 static void json_head(FILE *f, const struct probe_report *rep)

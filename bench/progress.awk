@@ -1,12 +1,11 @@
-# bench/lab's progress filter for one guest's output in one LANE: case
-# lines ("@case JSON") go to CASES, kernel lines ("@kernel JSON") to KERNELS,
-# the rest to stderr; at most once a second "LANE [case k/N] elapsed,
-# ETA" on stderr. The ETA of the fuse lane weighs each case of PLAN
-# (fusebench --plan, the order the guest reports in) by a guess of its
-# cost in seconds (weight()). An NFS run (CAPTURE=0) counts as one case
-# of weight NFSW; while it runs, its table rows show as "[row r/R]" (R:
-# PER, the cases planned per kernel). The last 20 other lines go to
-# TAIL: what a failed case shows of its guest.
+# bench/lab's progress filter for one lane's output (a guest's, or an
+# NFS pair's): case lines ("@case JSON") go to CASES, kernel lines
+# ("@kernel JSON") to KERNELS, the rest to stderr; at most once a second
+# "LANE [case k/N] elapsed, ETA" on stderr. The ETA of the fuse lane
+# weighs each case of PLAN (the order the guest reports in) by a guess
+# of its cost in seconds (weight()); an NFS lane's cases share NFSW per
+# kernel alike. The last 20 other lines go to TAIL: what a failed case
+# shows of its guest.
 # At the end it prints the number of cases seen and the weight done.
 # Its parameters come from the environment (LAB_TOTAL, LAB_CASES...):
 # awk -v would read backslashes in a path as escapes.
@@ -66,22 +65,29 @@ BEGIN {
 	ERR = "cat >&" (ENVIRON["LAB_ERR_FD"] ? ENVIRON["LAB_ERR_FD"] + 0 : 2)
 	total = ENVIRON["LAB_TOTAL"] + 0; done0 = ENVIRON["LAB_DONE0"] + 0
 	t0 = ENVIRON["LAB_T0"] + 0; wdone = ENVIRON["LAB_WDONE"] + 0
-	nk = ENVIRON["LAB_NK"] + 0; capture = ENVIRON["LAB_CAPTURE"] + 0
+	nk = ENVIRON["LAB_NK"] + 0
 	what = ENVIRON["LAB_WHAT"]; lane = ENVIRON["LAB_LANE"]
 	quick = ENVIRON["LAB_QUICK"]; budget = ENVIRON["LAB_BUDGET"]
-	per = ENVIRON["LAB_PER"] + 0; plan = ENVIRON["LAB_PLAN"]
+	plan = ENVIRON["LAB_PLAN"]
 	cases = ENVIRON["LAB_CASES"]; kernels = ENVIRON["LAB_KERNELS"]
 	tail = ENVIRON["LAB_TAIL"]
 	budget = budget == "" ? (quick ? 8 : 15) : budget + 0
 	NFSW = quick ? 30 : 400
 	# a FUSE guest's boot before its first case: 2.3 s measured
 	BOOTW = 2.5
+	fuse = ENVIRON["LAB_FS"] == "fuse"
 	while ((getline <plan) > 0)
 		wplan += wt[++np] = weight()
-	wtotal = nk * (ENVIRON["LAB_FS"] == "fuse" ? wplan + BOOTW : NFSW)
+	if (!fuse) {
+		for (i = 1; i <= np; i++)
+			wt[i] = NFSW / np
+		wplan = NFSW
+		BOOTW = 0
+	}
+	wtotal = nk * (wplan + BOOTW)
 }
 
-capture && /^@case \{.*"workload":/ {
+/^@case \{.*"workload":/ {
 	sub(/^@case /, "")
 	print >>cases
 	fflush(cases)
@@ -106,24 +112,7 @@ capture && /^@case \{.*"workload":/ {
 	next
 }
 
-# An NFS case's table row: "KERNEL nfsV opts call ... calls ..."
-!capture && per && NF >= 10 && $2 ~ /^nfs[0-9.]+$/ {
-	say("  | " $0)
-	rows++
-	t = now()
-	if (t == last)
-		next
-	last = t
-	el = t - t0
-	d = done0 + rows
-	# the first rows carry the guests' boot: no ETA from them
-	say(sprintf("lab: %s [row %d/%d] %s elapsed, ETA %s: %s", lane, d,
-	    nk * per, hms(el), d < 20 ? "-" : hms(el * (nk * per - d) / d),
-	    what))
-	next
-}
-
-capture && /^@kernel \{.*"release":/ {
+/^@kernel \{.*"release":/ {
 	sub(/^@kernel /, "")
 	print >>kernels
 	next
@@ -136,10 +125,6 @@ capture && /^@kernel \{.*"release":/ {
 
 # No "done" here: only bench/lab knows how the guest ended.
 END {
-	if (!capture) {
-		k = 1
-		wdone += NFSW
-	}
 	close(ERR)
 	for (i = nl > 20 ? nl - 19 : 1; i <= nl; i++)
 		print last20[i % 20] > tail

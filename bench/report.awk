@@ -913,7 +913,7 @@ function vrows(fs,   i, j, c, k, f, nt, cs, l, n, lk) {
 				continue
 			vrow[++nvrow] = k
 			vname[nvrow] = tc[j] (tc[j] == "statx" ? " " ts[j] " " tm[j] : "") \
-				       " | " cs[c]
+				       " [" prof_of(k) "] | " cs[c]
 			vdiv[nvrow] = 1
 		}
 	for (l in lseen)
@@ -932,7 +932,10 @@ function vrows(fs,   i, j, c, k, f, nt, cs, l, n, lk) {
 				if (lk == "")
 					continue
 				vrow[++nvrow] = lk
-				vname[nvrow] = l " N=" n " | " cs[c]
+				# a row's mount: in its label, else by N
+				vname[nvrow] = l " N=" n \
+					(l ~ / \[[^]]*\]$/ ? "" : " [" prof_of(lk) "]") \
+					" | " cs[c]
 				vdiv[nvrow] = n
 			}
 	}

@@ -483,14 +483,15 @@ const char *lab_run_kernel_line(const struct lab_run *r)
 	long ppm = 0;
 
 	why = lab_clock_settle(&c, 10000);
-	if (!why) {
+	if (!why && r->be->in_guest) {
 		why = lab_clock_host_settle(&ppm, &run_clock_start,
 					    RUN_CLOCK_TRIES);
 		/* the watchdog may have moved it meanwhile */
 		lab_clock_read(&c);
 	}
 	snprintf(run_clock_src, sizeof(run_clock_src), "%s", c.current);
-	run_kernel_json(r, &c, why ? NULL : "host_ppm", ppm, NULL);
+	run_kernel_json(r, &c, why || !r->be->in_guest ? NULL : "host_ppm",
+			ppm, NULL);
 	return why;
 }
 
@@ -557,7 +558,7 @@ static int run_all(struct lab_run *r)
 		if (calls[r->index] < 0)
 			ret = -1;
 	}
-	why_clock = run_clock_end(r);
+	why_clock = r->be->in_guest ? run_clock_end(r) : NULL;
 	if (why_clock) {
 		fprintf(stderr, "%s: guest clock: %s; its times are not results\n",
 			r->be->prog, why_clock);

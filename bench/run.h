@@ -41,6 +41,11 @@ struct lab_backend {
 	 * a listing runs): such a run is left out of the times, not an error.
 	 */
 	bool counts_vary;
+	/*
+	 * It runs in a lab guest: its clock is checked against the host's
+	 * (QEMU's RTC) before the first case and over the whole lane.
+	 */
+	bool in_guest;
 	int (*start)(struct lab_run *r);
 	void (*stop)(struct lab_run *r);
 	/* the case's objects and mount; the paths of struct lab_run */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab_json.h"
 #include "sbuf.h"
 
 void fc_sb_init(struct fc_sb *sb)
@@ -58,24 +59,13 @@ void fc_sb_printf(struct fc_sb *sb, const char *fmt, ...)
 	sb->len += n;
 }
 
-/*
- * File names are bytes, JSON strings are UTF-8: bytes outside printable
- * ASCII are written as \u00XX so that any name yields valid JSON.
- */
+static void fc_sb_put(void *ctx, const char *p, size_t n)
+{
+	fc_sb_printf(ctx, "%.*s", (int)n, p);
+}
+
+/* @n bytes of @s as a JSON string, escaped as everywhere in the lab. */
 void fc_sb_json_str(struct fc_sb *sb, const char *s, size_t n)
 {
-	size_t i;
-
-	fc_sb_printf(sb, "\"");
-	for (i = 0; i < n; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			fc_sb_printf(sb, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fc_sb_printf(sb, "\\u%04x", c);
-		else
-			fc_sb_printf(sb, "%c", c);
-	}
-	fc_sb_printf(sb, "\"");
+	lab_json_escape(s, n, fc_sb_put, sb);
 }

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * knfsd's per-procedure and per-operation counters, by name: read from
- * /proc/net/rpc/nfsd (server guest), written as JSON for the control
- * protocol, and parsed back from that JSON (client guest).
- *
- * /proc/net/rpc/nfsd has "proc3 22 N0 .. N21" (RFC 1813 procedure order),
- * "proc4 2 NULL COMPOUND" and "proc4ops 76 N0 .. N75", indexed by NFSv4
- * operation number (include/linux/nfs4.h; 0..2 are unused).
+ * knfsd's per-procedure and per-operation counters (lib/lab_nfs.h reads
+ * them in the server guest) written as JSON for the control protocol, and
+ * parsed back from that JSON (client guest); and the bounded string the
+ * protocol's replies are built in.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,34 +14,6 @@
 
 #include "lab.h"
 
-/* clang-format off */
-const char *const nfsd_v3_names[NFSD_V3_PROCS] = {
-	"NULL", "GETATTR", "SETATTR", "LOOKUP", "ACCESS", "READLINK", "READ",
-	"WRITE", "CREATE", "MKDIR", "SYMLINK", "MKNOD", "REMOVE", "RMDIR",
-	"RENAME", "LINK", "READDIR", "READDIRPLUS", "FSSTAT", "FSINFO",
-	"PATHCONF", "COMMIT",
-};
-
-const char *const nfsd_v4_names[NFSD_V4_OPS] = {
-	[3] = "ACCESS", "CLOSE", "COMMIT", "CREATE", "DELEGPURGE",
-	"DELEGRETURN", "GETATTR", "GETFH", "LINK", "LOCK", "LOCKT", "LOCKU",
-	"LOOKUP", "LOOKUPP", "NVERIFY", "OPEN", "OPENATTR", "OPEN_CONFIRM",
-	"OPEN_DOWNGRADE", "PUTFH", "PUTPUBFH", "PUTROOTFH", "READ", "READDIR",
-	"READLINK", "REMOVE", "RENAME", "RENEW", "RESTOREFH", "SAVEFH",
-	"SECINFO", "SETATTR", "SETCLIENTID", "SETCLIENTID_CONFIRM", "VERIFY",
-	"WRITE", "RELEASE_LOCKOWNER",
-	[40] = "BACKCHANNEL_CTL", "BIND_CONN_TO_SESSION", "EXCHANGE_ID",
-	"CREATE_SESSION", "DESTROY_SESSION", "FREE_STATEID",
-	"GET_DIR_DELEGATION", "GETDEVICEINFO", "GETDEVICELIST",
-	"LAYOUTCOMMIT", "LAYOUTGET", "LAYOUTRETURN", "SECINFO_NO_NAME",
-	"SEQUENCE", "SET_SSV", "TEST_STATEID", "WANT_DELEGATION",
-	"DESTROY_CLIENTID", "RECLAIM_COMPLETE",
-	[59] = "ALLOCATE", "COPY", "COPY_NOTIFY", "DEALLOCATE", "IO_ADVISE",
-	"LAYOUTERROR", "LAYOUTSTATS", "OFFLOAD_CANCEL", "OFFLOAD_STATUS",
-	"READ_PLUS", "SEEK", "WRITE_SAME", "CLONE", "GETXATTR", "SETXATTR",
-	"LISTXATTRS", "REMOVEXATTR",
-};
-/* clang-format on */
 
 void buf_init(struct lab_buf *b, char *s, size_t size)
 {
@@ -71,58 +40,6 @@ void buf_printf(struct lab_buf *b, const char *fmt, ...)
 		return;
 	}
 	b->len += n;
-}
-
-/* "NAME COUNT V0 V1 ...": exactly @n values, or -EINVAL. */
-static int nfsd_fields(const char *line, uint64_t *v, unsigned int n)
-{
-	const char *p = strchr(line, ' ');
-	unsigned int i;
-	char *end;
-
-	if (!p || strtoul(p, &end, 10) != n)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		if (*end != ' ' || !isdigit((unsigned char)end[1]))
-			return -EINVAL;
-		v[i] = strtoull(end, &end, 10);
-	}
-	return *end == '\n' || *end == '\0' ? 0 : -EINVAL;
-}
-
-/**
- * nfsd_read - read knfsd's counters
- * @c: filled in; counters of a version the server does not run stay 0
- *
- * Return: 0, or -errno when the file is missing or a line is malformed.
- */
-int nfsd_read(struct nfsd_counts *c)
-{
-	uint64_t v4[2];
-	char line[2048];
-	int err = 0;
-	FILE *f;
-
-	memset(c, 0, sizeof(*c));
-	f = fopen("/proc/net/rpc/nfsd", "re");
-	if (!f)
-		return -errno;
-	while (!err && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "proc3 ", 6))
-			err = nfsd_fields(line, c->v3, NFSD_V3_PROCS);
-		else if (!strncmp(line, "proc4ops ", 9))
-			err = nfsd_fields(line, c->op, NFSD_V4_OPS);
-		else if (!strncmp(line, "proc4 ", 6))
-			err = nfsd_fields(line, v4, 2);
-		else
-			continue;
-		if (!err && !strncmp(line, "proc4 ", 6)) {
-			c->v4null = v4[0];
-			c->compound = v4[1];
-		}
-	}
-	fclose(f);
-	return err;
 }
 
 /*

@@ -41,7 +41,7 @@
 
 #include "case.h"
 #include "lab.h"
-#include "lab_optin.h"
+#include "lab_nfs.h"
 #include "mstats.h"
 #include "rdtrace.h"
 #include "run.h"
@@ -336,16 +336,11 @@ static void lc_ctl_wait(void)
  */
 static int lc_mount(const char *export, const char *mnt, const char *opts)
 {
-	char src[128], data[384], optin[48] = "";
-	unsigned int secs = lab_optin_seconds();
+	char src[128], vo[320], data[480];
 
-	if (secs)
-		snprintf(optin, sizeof(optin), ",statx_cached_access=%u", secs);
 	snprintf(src, sizeof(src), "%s:%s", LAB_SERVER_ADDR, export);
-	snprintf(data, sizeof(data),
-		 "vers=%s%s%s,addr=%s,proto=tcp,nosharecache%s%s", lc.vers,
-		 *opts ? "," : "", opts, LAB_SERVER_ADDR,
-		 lc.v4 ? "" : ",nolock,mountproto=tcp", optin);
+	snprintf(vo, sizeof(vo), "vers=%s%s%s", lc.vers, *opts ? "," : "", opts);
+	lab_nfs_opts(data, sizeof(data), vo, !lc.v4, LAB_SERVER_ADDR);
 	if (mkdir(mnt, 0755) && errno != EEXIST)
 		return -errno;
 	return mount(src, mnt, "nfs", 0, data) ? -errno : 0;
@@ -689,6 +684,7 @@ static const struct option lc_opts[] = {
 static const struct lab_backend lc_backend = {
 	.prog = "labcase",
 	.counts_vary = true,
+	.in_guest = true,
 	.start = lc_start,
 	.stop = lc_stop,
 	.setup = lc_setup,

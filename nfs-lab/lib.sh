@@ -18,6 +18,7 @@ nl_cli=""
 bench_here=$nl_top/bench
 bench_prog=nfs-lab
 . "$bench_here/lib.sh"
+. "$nl_top/lib/proc.sh"
 
 nl_log() { printf 'nfs-lab: %s\n' "$*" >&2; }
 nl_die() { nl_log "error: $*"; exit 1; }
@@ -145,22 +146,7 @@ nl_kill_guests() {
 		p=$(nl_qemu_pid $g) && kill -9 "$p" 2>/dev/null
 	done
 	# shellcheck disable=SC2086
-	[ -z "$nl_srv$nl_cli" ] || kill -TERM $nl_srv $nl_cli 2>/dev/null || true
-	i=0
-	while [ $i -lt 50 ]; do
-		alive=""
-		for p in $nl_srv $nl_cli; do
-			kill -0 "$p" 2>/dev/null && alive="$alive $p"
-		done
-		[ -n "$alive" ] || break
-		i=$((i + 1))
-		sleep 0.1
-	done
-	# shellcheck disable=SC2086
-	[ -z "$alive" ] || kill -KILL $alive 2>/dev/null || true
-	for p in $nl_srv $nl_cli; do
-		wait "$p" 2>/dev/null || true
-	done
+	lab_stop 5000 $nl_srv $nl_cli
 	nl_srv="" nl_cli=""
 	if [ -n "${nl_linkdir_own:-}" ]; then
 		rm -rf -- "$nl_linkdir_own"
@@ -190,9 +176,20 @@ nl_keep() {
 	sed -n 's/^@kernel //p' "$nl_tmp/client.out" >>"$nl_tmp/kernels.txt"
 }
 
-# The table's rows of the client's cases that are new since the last
-# call: one line per "@case" JSON line, from its keys and counts.
+# What is new of the client's cases since the last call: a table row
+# per "@case" JSON line, or with nl_stream=1 (bench/lab's lane) the
+# "@case" and "@kernel" lines themselves, whole lines only.
 nl_rows() {
+	if [ "${nl_stream:-}" = 1 ]; then
+		whole=$(wc -l <"$nl_tmp/client.out")
+		n=$(head -n "$whole" "$nl_tmp/client.out" |
+			grep -c '^@\(case\|kernel\) ' || true)
+		[ "$n" -gt "$rows" ] || return 0
+		head -n "$whole" "$nl_tmp/client.out" |
+			grep '^@\(case\|kernel\) ' | sed -n "$((rows + 1)),${n}p"
+		rows=$n
+		return 0
+	fi
 	n=$(grep -c '^@case ' "$nl_tmp/client.out" || true)
 	[ "$n" -gt "$rows" ] || return 0
 	grep '^@case ' "$nl_tmp/client.out" | sed -n "$((rows + 1)),${n}s/^@case //p" |

@@ -23,10 +23,10 @@ lab_kernel stock
 lab_kernel patched
 fb=$lab_top/build/bench/fusebench
 [ -x "$fb" ] || lab_skip "fusebench not built (make -C bench)"
-[ -x "$lab_top/build/nfs-lab/labcase" ] || lab_skip "labcase not built (make -C nfs-lab)"
+[ -x "$lab_top/build/lanes/nfs" ] || lab_skip "no NFS lane launcher in build/lanes (make userspace)"
 env --default-signal=INT true 2>/dev/null || lab_skip "env --default-signal missing"
 
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 
 # Odd paths: the kernels are reached through a cache directory with
 # spaces and metacharacters (links to the real ones).

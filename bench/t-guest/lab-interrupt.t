@@ -16,7 +16,7 @@ lab_kernel patched
 [ -x "$lab_top/build/bench/fusebench" ] || lab_skip "fusebench not built (make -C bench)"
 env --default-signal=INT true 2>/dev/null || lab_skip "env --default-signal missing"
 
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 TAP_DIAG=$lab_tmp/log
 
 alive() {

@@ -52,12 +52,13 @@ STUB
 chmod +x "$tmp/labplan"
 export LABPLAN=$tmp/labplan
 
-# nfs-lab/run's stand-in: case 1 of each version, in the schema.
+# nfs-lab/run --stream's stand-in: its kernel line and case 1 of each
+# version, as the client guest prints them.
 # SLOW=F: writes its pid to F and hangs like nfs-lab/run: a file in its
 # TMPDIR, a "QEMU" (its pid in F.qemu) under timeout, which puts it in a
 # process group of its own, and 0.3 s to clean up on TERM (STUBBORN=1:
-# TERM ignored). FAIL=1: says why on stderr and fails without a results
-# file.
+# TERM ignored). FAIL=1: says why on stderr and fails before its case
+# lines.
 cat >"$tmp/nfs-run" <<'STUB'
 #!/bin/sh
 set -eu
@@ -66,14 +67,14 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) k=$2; shift 2 ;;
 	--vers) vs="$vs $2"; shift 2 ;;
-	--out) out=$2; shift 2 ;;
+	--stream) stream=1; shift ;;
 	*) shift ;;
 	esac
 done
 echo "$TMPDIR" >>"${SEEN:-/dev/null}"
 echo "nfs-lab: $k NFS$vs"
 echo "nfs-lab: NFS$vs: 1 cases"
-echo "$k nfs${vs# } vers=${vs# } statx/dont/basic deep expired 0 3 3 0 10"
+[ "${stream:-}" = 1 ] || { echo "nfs-run stand-in: no --stream" >&2; exit 2; }
 [ -z "${CHATTY:-}" ] || seq -f "chatter $k$vs line %g" 400
 if [ -n "${SLOW:-}" ]; then
 	: >"$TMPDIR/export.img"
@@ -92,18 +93,13 @@ if [ -n "${FAIL:-}" ]; then
 	echo "  | Kernel panic - not syncing: stand-in" >&2
 	exit 1
 fi
-sep=""
-{
-	printf '{"schema":1,"started":"x","kernels":{"%s":{"release":"6.1-%s"}},"cases":[' $k $k
-	for v in $vs; do
-		printf '%s{"id":1,"kernel":"%s","fs":"nfs%s","mount_opts":"vers=%s",' "$sep" $k $v $v
-		printf '"workload":"syscall","call":"statx","sync":"dont","mask":"basic",'
-		printf '"object":"deep","cache":"expired","n":1,"delay_ms":0,'
-		printf '"server":{"LOOKUP":3},"client":{},"calls":3,"wall_us":10}'
-		sep=,
-	done
-	echo ']}'
-} >"$out"
+for v in $vs; do
+	echo "@kernel {\"kernel\":\"$k\",\"release\":\"6.1-$k\",\"role\":\"nfs$v\",\"clocksource\":\"tsc\",\"clock_res_ns\":1}"
+	printf '@case {"id":1,"kernel":"%s","fs":"nfs%s","mount_opts":"vers=%s",' $k $v $v
+	printf '"workload":"syscall","call":"statx","sync":"dont","mask":"basic",'
+	printf '"object":"deep","cache":"expired","n":1,"delay_ms":0,'
+	printf '"server":{"LOOKUP":3},"client":{},"calls":3,"wall_us":10}\n'
+done
 STUB
 chmod +x "$tmp/nfs-run"
 export NFS_LAB_RUN=$tmp/nfs-run
@@ -170,9 +166,8 @@ ok 'jq -e ".schema == 1 and (.started | test(\"^[0-9-]+T[0-9:]+Z$\")) and .failu
 	"schema 1, an ISO 8601 start, no failures"
 ok 'grep -q "nfs4.2 \[2/2\].*NFS 4.2 on patched done" "$tmp/err" && grep -q "  | nfs-lab: patched NFS 3" "$tmp/err"' \
 	"progress per lane and the NFS run's own output on stderr"
-ok 'grep -q "lab: nfs3 \[row 2/2\] .*NFS 3 on patched" "$tmp/err" &&
-	grep -q "  | patched nfs3 vers=3 statx" "$tmp/err"' \
-	"an NFS run's table rows count as its cases, over every kernel"
+ok 'grep -q "lab: nfs3 \[2/2\] .* patched nfs3 syscall statx deep expired" "$tmp/err"' \
+	"an NFS run's case lines count as its cases, over every kernel"
 ok '[ ! -e "$tmp/r/results.json.tmp" ] && [ -z "$(ls -A "$TMPDIR")" ]' \
 	"no temporary file left (TMPDIR with spaces and metacharacters)"
 ok 'case $(grep "^lab: 4 cases:" "$tmp/err") in

@@ -7,7 +7,7 @@
 # the timeout and how long the "age" between warm-up and call lasts.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../../scripts/tap.sh"
+. "$here/../../lib/tap.sh"
 BUILD=${BENCH_OUT:-${BUILD:-$here/../../build}/bench}
 rs=$BUILD/run-state
 [ -x "$rs" ] || tap_skip_all "run-state not built (make -C bench)"

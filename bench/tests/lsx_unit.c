@@ -133,7 +133,7 @@ static void test_summary(void)
 		   "\"dont\",\"mask\":\"0x25f\",\"entries\":5,\"statx\":4,"
 		   "\"readlink\":1,\"dtype_unknown\":0,\"errors\":0}\n"),
 	   "JSON summary");
-	if (buf && fail_count)
+	if (buf && tap_failed)
 		printf("#   %s", buf);
 	free(buf);
 }
@@ -144,6 +144,5 @@ int main(void)
 	test_args();
 	test_modes();
 	test_summary();
-	printf("1..%d\n", test_count);
-	return fail_count ? 1 : 0;
+	return done();
 }

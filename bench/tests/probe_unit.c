@@ -640,8 +640,5 @@ int main(void)
 	test_text_output();
 	test_json_output();
 
-	printf("1..%d\n", test_count);
-	if (fail_count)
-		printf("# %d of %d tests failed\n", fail_count, test_count);
-	return fail_count ? 1 : 0;
+	return done();
 }

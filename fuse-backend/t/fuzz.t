@@ -7,7 +7,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${FUZZ_SECONDS:-20}
 fuzzers="statx_fuzz ctl_fuzz req_fuzz"
 
-. "$top/scripts/tap.sh"
+. "$top/lib/tap.sh"
 
 command -v clang >/dev/null || tap_skip_all "clang not installed"
 echo "1..3"

@@ -1,4 +1,4 @@
-# Sourced by t/*.t: the lab's TAP helpers (scripts/tap.sh), find the
+# Sourced by t/*.t: the lab's TAP helpers (lib/tap.sh), find the
 # build, skip what is not built.  $VALGRIND, when set, prefixes every
 # binary under test (make check-valgrind).
 #
@@ -6,7 +6,7 @@
 # $BUILD/fuse-backend when $BUILD is the lab's build root (as the top
 # Makefile exports it), else in $BUILD, else in ../build/fuse-backend.
 T_DIR=$(cd "$(dirname "$0")" && pwd)
-. "$T_DIR/../../scripts/tap.sh"
+. "$T_DIR/../../lib/tap.sh"
 if [ -n "${FC_BUILD:-}" ]; then
 	BUILD=$FC_BUILD
 elif [ -n "${BUILD:-}" ] && [ -d "$BUILD/fuse-backend" ]; then

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
-#include "tests/tap.h"
+#include "tap.h"
 
 static struct fc_stats stats;
 static struct fc_trace trace;

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "inode.h"
-#include "tests/tap.h"
+#include "tap.h"
 
 #define NFILES	1000
 

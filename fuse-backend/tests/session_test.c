@@ -24,7 +24,7 @@
 
 #include "loop.h"
 #include "statx.h"
-#include "tests/tap.h"
+#include "tap.h"
 
 #define STATX_REPLY	(sizeof(struct fuse_out_header) + \
 			 sizeof(struct fuse_statx_out))

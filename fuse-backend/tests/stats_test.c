@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "stats.h"
-#include "tests/tap.h"
+#include "tap.h"
 
 #define NTHREADS	8
 #define PER_THREAD	100000

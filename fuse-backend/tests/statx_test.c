@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "statx.h"
-#include "tests/tap.h"
+#include "tap.h"
 
 #define EXACT	(sizeof(struct fuse_in_header) + \
 		 sizeof(struct fuse_statx_in))

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "trace.h"
-#include "tests/tap.h"
+#include "tap.h"
 
 static unsigned char buf[4096];
 

@@ -9,7 +9,7 @@
 # wrong frequency did, 5.45 times, until the watchdog dropped it).
 set -eu
 . "$(dirname "$0")/../lib.sh"
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 lab_kernel stock
 
 echo "1..5"

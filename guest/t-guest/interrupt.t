@@ -8,7 +8,7 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 lab_kernel stock
 run=$lab_top/guest/run
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 
 # interrupt NAME STATUS SIGNAL...: boot a guest that sleeps, send the
 # signals to guest/run 1 s after the guest started running, check;

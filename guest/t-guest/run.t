@@ -5,7 +5,7 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 lab_kernel stock
 run=$lab_top/guest/run
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 
 # The processes of this test carry its temporary directory's name.
 qemus() { lab_procs "$lab_tmp" | wc -l; }

@@ -4,7 +4,7 @@
 # a good one passes; bad input is one line and exit status 2.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/scripts/tap.sh"
+. "$top/lib/tap.sh"
 lc=${BUILD:-$top/build}/guest/tools/labclock
 [ -x "$lc" ] || tap_skip_all "no $lc (make guest)"
 t=$(mktemp -d)

@@ -7,7 +7,7 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 run=$lab_top/guest/run
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 TAP_DIAG=$lab_tmp/err
 
 # A kernel and an initramfs that are never booted, under a path with a

@@ -11,17 +11,16 @@
 # on one kernel of a role it has no expectations for bails out.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/scripts/tap.sh"
+. "$top/lib/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf -- "$tmp"' EXIT
 TAP_DIAG=$tmp/out
 unset LAB_KVERS LAB_KERNELS
 
 st=$tmp/top
-mkdir -p "$st/guest" "$st/bench" "$st/scripts" "$st/demo/t-guest"
+mkdir -p "$st/guest" "$st/bench" "$st/demo/t-guest"
 ln -s "$top/guest/lib.sh" "$top/guest/tapmerge.awk" "$st/guest/"
 ln -s "$top/bench/lib.sh" "$st/bench/"
-ln -s "$top/scripts/tap.sh" "$st/scripts/"
 cat >"$st/demo/t-guest/demo.sh" <<'T'
 #!/bin/sh
 set -eu

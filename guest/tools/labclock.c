@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tests/lab_clock.h"
+#include "lab_clock.h"
 
 static void usage_error(const char *what)
 {

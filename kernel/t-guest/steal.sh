@@ -18,9 +18,7 @@ set -eu
 lab_table patched "6.1 6.12" "$@"
 st_kernel=$1
 lab_kernel "$st_kernel"
-probe=$lab_top/build/bench/statx-probe
-[ -x "$probe" ] || lab_skip "statx-probe not built (make -C bench)"
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 calls=6000
 echo "1..4"
 
@@ -29,8 +27,10 @@ out=$lab_tmp/out
 pidf=$lab_tmp/qemu.pid
 : >"$out" # polled below before the guest's shell may have opened it
 "$lab_top/guest/run" --timeout 300 --with nfs --disk "$lab_tmp/export.img" \
-	--file "$probe:/usr/bin/statx-probe" --append "$kernel_args" \
+	--append "$kernel_args" \
 	--qemu-arg -pidfile --qemu-arg "$pidf" "$kernel" -- sh -c '
+	command -v statx-probe >/dev/null ||
+		{ echo "no statx-probe in the initramfs (make guest)"; exit 1; }
 	NFS_OPTS=vers=4.2,actimeo=3600 nfs-loopback.sh up >/tmp/setup.log 2>&1 ||
 		{ echo "setup failed"; cat /tmp/setup.log; exit 1; }
 	echo x >/mnt/f && statx-probe --quiet /mnt/f && echo ready && sleep 1 &&

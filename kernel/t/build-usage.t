@@ -4,7 +4,7 @@
 # kernel build named so). --help prints the usage, status 0.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/scripts/tap.sh"
+. "$top/lib/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LAB_CACHE=$tmp/cache

@@ -4,7 +4,7 @@
 # senders and a used output folder refused with status 2.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/scripts/tap.sh"
+. "$top/lib/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ph='statx lab <statx-lab@localhost>'

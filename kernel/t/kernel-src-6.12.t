@@ -5,7 +5,7 @@
 # the stock-6.12 build, found in the cache (skipped before make kernel).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 build=$lab_top/kernel/build.sh
 echo "1..4"
 

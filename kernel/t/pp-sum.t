@@ -8,7 +8,7 @@
 # on a few lines of C.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/scripts/tap.sh"
+. "$top/lib/tap.sh"
 command -v gcc >/dev/null || tap_skip_all "gcc missing (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

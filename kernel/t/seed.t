@@ -16,7 +16,7 @@
 # empty cache (the patched build then starts from the stock one).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
-. "$lab_top/scripts/tap.sh"
+. "$lab_top/lib/tap.sh"
 build=$lab_top/kernel/build.sh
 
 seed=$(readlink -f "$LAB_CACHE/kernels/patched/build" 2>/dev/null) ||

@@ -10,7 +10,7 @@
 # 1 and 10 ms netem holds each reply (median, measured in the server
 # guest from the mirror of eth0's egress to the reply's departure,
 # nfs-lab/wiretap.c and mirror.c) within 10 % or 0.3 ms of the label,
-# whichever is larger (guest/tests/lab_clock.h); the hold includes the
+# whichever is larger (lib/lab_clock.h); the hold includes the
 # server guest's own wake-up when netem's timer fires; (5) at 10 ms the
 # client's round trip (mountstats rtt) lasts at least the delay and
 # gains 5 to 15 ms.

@@ -26,7 +26,7 @@ usage_error() {
 }
 
 run=$nl_here/run
-echo "1..35"
+echo "1..36"
 for o in --kernel --vers --case --cases --case-cmd --out --timeout \
 	 --server-kernel --server-env; do
 	usage_error "run $o without a value" "$run" "$o"
@@ -43,6 +43,7 @@ usage_error "run --cases of a missing file" "$run" --cases "$lab_tmp/none"
 usage_error "run --case with a bad mask" "$run" --case "call=statx mask=bogus"
 usage_error "run --out in a missing folder" "$run" --out "$lab_tmp/no/x.json"
 usage_error "run --out a folder" "$run" --out "$lab_tmp"
+usage_error "run --stream with --out" "$run" --stream --out "$lab_tmp/x.json"
 usage_error "run --bogus" "$run" --bogus
 nl_t_ok '[ -z "$(ls -A "$d")" ]' "run: no temporary file left"
 

@@ -391,6 +391,5 @@ int main(void)
 	test_hold();
 	test_hold_order();
 	test_hold_stray();
-	printf("1..%d\n", test_count);
-	return fail_count ? 1 : 0;
+	return done();
 }

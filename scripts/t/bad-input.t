@@ -7,7 +7,7 @@
 # control socket of fuse-backend's ctl_test --serve.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/scripts/tap.sh"
+. "$top/lib/tap.sh"
 build=${BUILD:-$top/build}
 for b in bench/statx-probe bench/lsx fuse-backend/fusecount \
 	fuse-backend/fusecount-ctl fuse-backend/ctl_test; do

@@ -22,7 +22,7 @@ esac
 trap 'trap "" INT TERM HUP; rm -rf -- "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-. "$top/scripts/tap.sh"
+. "$top/lib/tap.sh"
 
 # $1: the words of a printed command, read back by the shell: "$#:$4".
 fourth() {
@@ -32,7 +32,7 @@ fourth() {
 
 co="$tmp/my lab+1"
 timeout 60 git clone -q "$top" "$co"
-git -C "$top" ls-files -z -- Makefile '*/Makefile' |
+git -C "$top" ls-files -z -- Makefile '*/Makefile' '*.mk' |
 	(cd "$top" && xargs -0 tar cf -) | (cd "$co" && tar xf -)
 mkdir "$tmp/my" "$tmp/lab+1"
 echo keep >"$tmp/my/marker"

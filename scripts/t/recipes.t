@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # MAKEFLAGS) must not point the clone's make at the real build/.
 unset BUILD LAB_INITRD STOCK_KERNEL PATCHED_KERNEL \
 	MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
-. "$top/scripts/tap.sh"
+. "$top/lib/tap.sh"
 for t in git make realpath cc cpio flock timeout; do
 	command -v "$t" >/dev/null || tap_skip_all "$t missing"
 done

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A tiny TAP producer for the unit tests: plan(n) first, then ok() per
- * check, then "return done();".  A failed check prints where it was.
+ * The lab's TAP producer for host unit tests in C: ok() per check (it
+ * returns the condition), diag() for a comment, and "return done();"
+ * at the end. plan(n) first states the count; without it done() prints
+ * the plan of the tests that ran. A failed check prints where it was.
  */
-#ifndef FC_TAP_H
-#define FC_TAP_H
+#ifndef LAB_TAP_H
+#define LAB_TAP_H
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -60,9 +62,15 @@ static inline void diag(const char *fmt, ...)
 
 static inline int done(void)
 {
+	if (!tap_planned) {
+		printf("1..%d\n", tap_run);
+		tap_planned = tap_run;
+	}
+	if (tap_failed)
+		diag("%d of %d tests failed", tap_failed, tap_run);
 	if (tap_run != tap_planned)
 		diag("planned %d tests, ran %d", tap_planned, tap_run);
 	return tap_failed || tap_run != tap_planned;
 }
 
-#endif /* FC_TAP_H */
+#endif /* LAB_TAP_H */
