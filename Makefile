@@ -37,7 +37,7 @@ TEST_JOBS ?= 5
 PROVE := prove --timer --failures -j$(TEST_JOBS)
 # Every folder's tests by layout: t/ the host's (no QEMU), t-guest/ those
 # that boot guests. The guest tests over the kernel axis run the kernels
-# of bench/kernels.list whose version is in LAB_KVERS (guest/lib.sh's
+# of lib/kernels.list whose version is in LAB_KVERS (guest/lib.sh's
 # lab_table).
 HOST_TESTS := $(wildcard */t)
 GUEST_TESTS := $(wildcard */t-guest)
@@ -159,10 +159,10 @@ bench-host: deps
 	@$(call q,$(BUILD))/bench/coldcache
 	@guest/bootbench --rounds $(BOOT_ROUNDS) guest/bootbench.candidates
 
-# make lab runs every kernel of bench/kernels.list (QUICK=1: those
+# make lab runs every kernel of lib/kernels.list (QUICK=1: those
 # without extra arguments); KVERS=6.1 or 6.12 on the command line runs
-# the kernels of that version (kernels.list's KVER column) only.
-lab_vkernels = $(shell bench_here=bench && . bench/lib.sh && \
+# the kernels of that version (lib/kernels.list's KVER column) only.
+lab_vkernels = $(shell lab_lib=lib && . lib/kernels.sh && \
 	lab_kernels_of 'stock patched $(if $(QUICK),,optin)' '$(KVERS)')
 lab_kernels = $(if $(filter command line environment,$(origin KVERS)),\
 	--kernels $(subst $(eval) ,$(comma),$(strip $(lab_vkernels))))

@@ -7,10 +7,9 @@ lab_top=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
 LAB_INITRD=${LAB_INITRD:-$lab_top/build/guest/initramfs.cpio}
 export LAB_INITRD
-# The kernel axis, bench/kernels.list, is read by bench's lib.sh.
-bench_here=$lab_top/bench
-bench_prog=${0##*/}
-. "$bench_here/lib.sh"
+# The kernel axis, lib/kernels.list (lab_kernel_entry, lab_kernels_of).
+lab_lib=$lab_top/lib
+. "$lab_lib/kernels.sh"
 
 lab_tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
 # A second signal must not cut the cleanup short: the handlers ignore
@@ -49,11 +48,11 @@ lab_skip() {
 
 # lab_kernel LABEL: set $kernel, $kernel_args (its extra command line,
 # with a leading blank), $lab_role and $lab_kver for kernel LABEL of
-# bench/kernels.list, or skip when it is not built. A label the list
+# lib/kernels.list, or skip when it is not built. A label the list
 # does not have is the test's error (or the list's): Bail out.
 lab_kernel() {
 	lab_kernel_entry "$1" ||
-		lab_bail "unknown kernel '$1': not a kernel of bench/kernels.list (LABEL ROLE KVER IMAGE [ARGS...])"
+		lab_bail "unknown kernel '$1': not a kernel of lib/kernels.list (LABEL ROLE KVER IMAGE [ARGS...])"
 	kernel=$lab_image
 	kernel_args=${lab_append:+ $lab_append}
 	[ -f "$kernel" ] || lab_skip "no $1 kernel at $kernel (make kernel)"
@@ -82,7 +81,7 @@ lab_selftest() {
 # lab_table ROLES KVERS [LABEL]: a test over the kernel axis, whose
 # expectations hold for kernels of these roles and versions. With a
 # LABEL it returns, and the test goes on to run on that kernel alone.
-# Without one it runs the test file once per kernel of bench/kernels.list
+# Without one it runs the test file once per kernel of lib/kernels.list
 # of one of ROLES and one of KVERS that is also one of $LAB_KVERS when
 # set (make passes its KVERS), the version in the file's name if it has
 # one (NAME-KVER.t, a link to NAME.sh: fuse-6.12.t runs the 6.12
@@ -97,13 +96,13 @@ lab_table() {
 	fi
 	for lab_k in ${LAB_KERNELS:-}; do
 		lab_kernel_entry "$lab_k" ||
-			lab_bail "LAB_KERNELS: unknown kernel '$lab_k' (not in bench/kernels.list)"
+			lab_bail "LAB_KERNELS: unknown kernel '$lab_k' (not in lib/kernels.list)"
 	done
 	lab_table_versions "$2"
 	lab_ks=$(for lab_k in $(lab_kernels_of "$1" "$lab_tvs"); do
 		case " ${LAB_KERNELS:-$lab_k} " in *" $lab_k "*) echo "$lab_k" ;; esac
 	done)
-	[ -n "$lab_ks" ] || lab_skip "no kernel of bench/kernels.list is $1" \
+	[ -n "$lab_ks" ] || lab_skip "no kernel of lib/kernels.list is $1" \
 		"on Linux $lab_tv${LAB_KVERS+ and in LAB_KVERS=$LAB_KVERS}${LAB_KERNELS:+ and LAB_KERNELS=$LAB_KERNELS}"
 	lab_tn=0
 	lab_tfailed=0
@@ -118,7 +117,7 @@ lab_table() {
 # of ROLES on one of KVERS (a run by hand of a test on another kernel).
 lab_table_check() {
 	lab_kernel_entry "$3" ||
-		lab_bail "unknown kernel '$3' (not in bench/kernels.list)"
+		lab_bail "unknown kernel '$3' (not in lib/kernels.list)"
 	case " $1 " in *" $lab_role "*) ;; *)
 		lab_bail "$3 is a $lab_role kernel: this test expects $1 ones" ;;
 	esac

@@ -29,7 +29,7 @@
 
 /*
  * Which kernel the guest runs: the .t wrapper says so in LAB_KERNEL,
- * ROLE-KVER from the kernel's line of bench/kernels.list ("stock-6.1",
+ * ROLE-KVER from the kernel's line of lib/kernels.list ("stock-6.1",
  * "optin-6.12"), never its label. Any other value has no expectations
  * here: a test would check another kernel's counts, so it stops instead.
  */

@@ -14,7 +14,7 @@ LAB_INITRD=${LAB_INITRD:-$nl_top/build/guest/initramfs.cpio}
 export LAB_INITRD
 nl_srv=""
 nl_cli=""
-# The kernel list and results checks are bench's (lab_kernel_entry).
+# The kernel list (lib/kernels.sh) and results checks, through bench's.
 bench_here=$nl_top/bench
 bench_prog=nfs-lab
 . "$bench_here/lib.sh"
@@ -40,10 +40,10 @@ nl_uint() {
 nl_qemu_str() { printf '%s\n' "$1" | sed 's/,/,,/g'; }
 
 # nl_kernel NAME: $nl_image and $nl_args of a kernel of the lab's list
-# (bench/kernels.list, read by bench/lib.sh's lab_kernel_entry).
+# (lib/kernels.list, read by lib/kernels.sh's lab_kernel_entry).
 nl_kernel() {
 	lab_kernel_entry "$1" ||
-		nl_die "unknown kernel '$1' (not in bench/kernels.list)"
+		nl_die "unknown kernel '$1' (not in lib/kernels.list)"
 	nl_image=$lab_image nl_args=$lab_append
 	[ -f "$nl_image" ] || nl_die "no $1 kernel at $nl_image (make kernel)"
 }
@@ -323,7 +323,7 @@ nl_t_field() {
 
 # nl_t_is ID FIELD "STOCK [PATCHED [OPTIN]]" DESCRIPTION: one TAP test,
 # expecting the value given for the role of the kernel run ($nl_t_role,
-# its ROLE in bench/kernels.list: stock, patched or optin).
+# its ROLE in lib/kernels.list: stock, patched or optin).
 nl_t_is() {
 	# shellcheck disable=SC2086
 	set -- "$1" "$2" "$(nl_t_pick "$nl_t_role" $3)" "$4"

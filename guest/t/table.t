@@ -1,7 +1,7 @@
 #!/bin/sh
 # guest/lib.sh's lab_table, the tests over the kernel axis, without a
 # guest: stand-in tests in a stand-in tree (links to the real lib.sh,
-# tapmerge.awk and bench/lib.sh) over a stand-in kernels.list. A file
+# tapmerge.awk and lib/kernels.sh) over a stand-in kernels.list. A file
 # NAME-KVER.t runs the test once per kernel of that version and role,
 # one TAP stream: the tests numbered on, each kernel's label before
 # them, the plan last, prove's verdict the kernels'; a kernel not built
@@ -18,9 +18,9 @@ TAP_DIAG=$tmp/out
 unset LAB_KVERS LAB_KERNELS
 
 st=$tmp/top
-mkdir -p "$st/guest" "$st/bench" "$st/demo/t-guest"
+mkdir -p "$st/guest" "$st/lib" "$st/demo/t-guest"
 ln -s "$top/guest/lib.sh" "$top/guest/tapmerge.awk" "$st/guest/"
-ln -s "$top/bench/lib.sh" "$st/bench/"
+ln -s "$top/lib/kernels.sh" "$st/lib/"
 cat >"$st/demo/t-guest/demo.sh" <<'T'
 #!/bin/sh
 set -eu

@@ -1,7 +1,7 @@
 #!/bin/sh
 # NFSv4.2 round trips per statx sync mode (guest/tests/nfs_rt_test.c):
 # knfsd and the client in one guest, over loopback, on the stock,
-# patched and optin kernels of bench/kernels.list: nfs-6.1.t and
+# patched and optin kernels of lib/kernels.list: nfs-6.1.t and
 # nfs-6.12.t (links to this file) on those of one version; `nfs.sh
 # LABEL` on one kernel.
 set -eu

@@ -11,7 +11,7 @@
 # however long the guest was stopped in between. Timed marks on the
 # inode, which earlier versions of the series used, let a stop between
 # the two cost a second round trip here. On the patched kernels of
-# bench/kernels.list: steal-6.1.t and steal-6.12.t (links to this file)
+# lib/kernels.list: steal-6.1.t and steal-6.12.t (links to this file)
 # on those of one version; `steal.sh LABEL` on one kernel.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The reference round trips of stat()/statx() on d1/d2/file over the
 # two-guest network, NFSv4.2 then NFSv3 in one pair of guests, on the
-# stock, patched and optin 6.1 kernels of bench/kernels.list (the counts
+# stock, patched and optin 6.1 kernels of lib/kernels.list (the counts
 # are 6.1's): rt-6.1.t (a link to this file) runs them all, `rt.sh
 # LABEL` one. Each case runs on a fresh tree and a fresh mount
 # (nosharecache); "calls" is what the server counted: COMPOUNDs on

@@ -1,17 +1,19 @@
 #!/bin/sh
-# bench/kernels.list and its reader (bench/lib.sh): every kernel of the
+# lib/kernels.list and its reader (lib/kernels.sh): every kernel of the
 # committed list is a well-formed LABEL ROLE KVER IMAGE [ARGS...] line,
 # each label once; lab_kernel_entry gives its role, version, image and
 # arguments, lab_kernels and lab_kernels_of pick labels by arguments,
 # role and version; a label the list lacks, or whose line lacks a
 # column or has another role, is refused (that one with a line saying why).
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/lib.sh"
-bench_here=$here/.. bench_prog=kernels.t
-. "$bench_here/lib.sh"
+lab_lib=$(cd "$(dirname "$0")/.." && pwd)
+. "$lab_lib/tap.sh"
+. "$lab_lib/kernels.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf -- "$tmp"' EXIT
+TAP_DIAG=$tmp/err
 LAB_CACHE=/cache
-list=$bench_here/kernels.list
+list=$lab_lib/kernels.list
 
 echo "1..9"
 bad=""
