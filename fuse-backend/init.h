@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fusecount: INIT flags libfuse does not know.  libfuse writes the INIT
- * reply itself; a flag it has no name for (FUSE_DONT_SYNC_ENTRIES, from
- * the patched kernel) is added to that reply on its way out, and only
- * when the kernel offered it in the request.
+ * reply itself; a flag it has no name for (FUSE_DONT_SYNC_ENTRIES and
+ * FUSE_STATX_CHANGE_COOKIE, from the patched kernel) is added to that
+ * reply on its way out, and only when the kernel offered it in the
+ * request.
  */
 #ifndef FC_INIT_H
 #define FC_INIT_H

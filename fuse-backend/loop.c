@@ -49,7 +49,7 @@ struct fc_worker {
 static _Thread_local struct {
 	bool active;
 	bool traced;
-	bool grant_dont_sync;	/* add FUSE_DONT_SYNC_ENTRIES to this reply */
+	uint64_t grant;		/* INIT flags to add to this reply */
 	uint64_t start;		/* usec, when the request was received */
 	struct fc_req req;
 	struct fc_trace *trace;
@@ -85,8 +85,8 @@ static void fc_cur_trace(bool replied, int32_t error)
 }
 
 /*
- * libfuse's INIT reply, with FUSE_DONT_SYNC_ENTRIES added: gathered into
- * one buffer, as the kernel reads a reply whole anyway.
+ * libfuse's INIT reply, with fc_cur.grant added: gathered into one buffer,
+ * as the kernel reads a reply whole anyway.
  */
 static ssize_t fc_io_writev_init(int fd, const struct iovec *iov, int count)
 {
@@ -103,7 +103,7 @@ static ssize_t fc_io_writev_init(int fd, const struct iovec *iov, int count)
 		len += iov[i].iov_len;
 	}
 	one.iov_len = len;
-	fc_init_grant(msg, len, FUSE_DONT_SYNC_ENTRIES);
+	fc_init_grant(msg, len, fc_cur.grant);
 	return writev(fd, &one, 1);
 }
 
@@ -125,7 +125,7 @@ ssize_t fc_io_writev(int fd, struct iovec *iov, int count, void *userdata)
 		memcpy(&hdr, iov[0].iov_base, sizeof(hdr));
 		if (hdr.unique == fc_cur.req.unique) {
 			fc_cur_trace(true, hdr.error);
-			if (fc_cur.grant_dont_sync)
+			if (fc_cur.grant)
 				return fc_io_writev_init(fd, iov, count);
 		}
 	}
@@ -196,6 +196,21 @@ static void fc_loop_statx(struct fc_data *d, int fd, const void *buf,
 }
 
 /* Count, delay, dispatch and trace one request of @len bytes */
+/* The INIT flags we add to the reply to this request: those it offers */
+static uint64_t fc_loop_grant(const struct fc_data *d, const void *buf,
+			      size_t len)
+{
+	uint64_t grant = 0;
+
+	if (d->dont_sync_entries &&
+	    fc_init_offers(buf, len, FUSE_DONT_SYNC_ENTRIES))
+		grant |= FUSE_DONT_SYNC_ENTRIES;
+	if (d->change_cookie &&
+	    fc_init_offers(buf, len, FUSE_STATX_CHANGE_COOKIE))
+		grant |= FUSE_STATX_CHANGE_COOKIE;
+	return grant;
+}
+
 static void fc_loop_dispatch(struct fc_worker *w, size_t len)
 {
 	struct fc_data *d = w->d;
@@ -213,8 +228,7 @@ static void fc_loop_dispatch(struct fc_worker *w, size_t len)
 	fc_stats_count(&d->stats, &fc_cur.req);
 
 	fc_cur.trace = &d->trace;
-	fc_cur.grant_dont_sync = d->dont_sync_entries &&
-		fc_init_offers(w->buf.mem, len, FUSE_DONT_SYNC_ENTRIES);
+	fc_cur.grant = fc_loop_grant(d, w->buf.mem, len);
 	fc_cur.active = true;
 	delay_us = __atomic_load_n(&d->delay_us, __ATOMIC_RELAXED);
 	if (delay_us)

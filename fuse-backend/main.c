@@ -51,6 +51,7 @@ struct fc_config {
 	int default_permissions;
 	int nostatx;
 	int dont_sync_entries;
+	int change_cookie;
 	int dry_run;
 	char *backing;		/* the first non-option argument */
 };
@@ -69,6 +70,7 @@ struct fc_settings {
 	uint32_t statx_drop;	/* STATX_* bits taken out of STATX replies */
 	uid_t deny_uid;		/* FC_NO_UID: nobody */
 	bool dont_sync_entries;
+	bool change_cookie;
 };
 
 #define FC_OPT(t, f, v)	{ t, offsetof(struct fc_config, f), v }
@@ -86,6 +88,7 @@ static const struct fuse_opt fc_opts[] = {
 	FC_OPT("deny_uid=%s", deny_uid, 0),
 	FC_OPT("nostatx", nostatx, 1),
 	FC_OPT("dont_sync_entries", dont_sync_entries, 1),
+	FC_OPT("change_cookie", change_cookie, 1),
 	FC_OPT("--dry-run", dry_run, 1),
 	/* Ours to report, and libfuse's to pass to the kernel */
 	FC_OPT("default_permissions", default_permissions, 1),
@@ -125,6 +128,9 @@ static void fc_help(void)
 	       "                             like a daemon checking each caller\n"
 	       "    -o dont_sync_entries     let statx(AT_STATX_DONT_SYNC) walks reuse\n"
 	       "                             expired entries (FUSE_DONT_SYNC_ENTRIES,\n"
+	       "                             if the kernel offers it)\n"
+	       "    -o change_cookie         report the backing file's change cookie\n"
+	       "                             in FUSE_STATX (FUSE_STATX_CHANGE_COOKIE,\n"
 	       "                             if the kernel offers it)\n"
 	       "    --dry-run                check, but do not mount\n\n"
 	       "    -h   --help              print help\n"
@@ -301,6 +307,7 @@ static bool fc_check_options(struct fc_config *cfg, struct fc_settings *set)
 {
 	set->nostatx = cfg->nostatx;
 	set->dont_sync_entries = cfg->dont_sync_entries;
+	set->change_cookie = cfg->change_cookie;
 	return fc_check_combined(cfg) &&
 	       fc_parse_secs("entry_timeout", cfg->entry_timeout,
 			     &set->entry_timeout) &&
@@ -410,6 +417,7 @@ static int fc_setup_data(struct fc_data *d, const char *backing,
 	d->statx_drop = set->statx_drop;
 	d->deny_uid = set->deny_uid;
 	d->dont_sync_entries = set->dont_sync_entries;
+	d->change_cookie = set->change_cookie;
 	d->debug = debug;
 	return 0;
 }
@@ -454,6 +462,7 @@ static void fc_print_dry_run(const struct fc_config *cfg,
 	printf("statx_drop=0x%x\n", set->statx_drop);
 	printf("dont_sync_entries=%s\n",
 	       set->dont_sync_entries ? "on" : "off");
+	printf("change_cookie=%s\n", set->change_cookie ? "on" : "off");
 	if (set->deny_uid == FC_NO_UID)
 		printf("deny_uid=none\n");
 	else

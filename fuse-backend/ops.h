@@ -28,6 +28,7 @@ struct fc_data {
 	uint32_t statx_drop;		/* immutable after startup */
 	uid_t deny_uid;			/* immutable; FC_NO_UID: nobody */
 	bool dont_sync_entries;		/* immutable: FUSE_DONT_SYNC_ENTRIES */
+	bool change_cookie;		/* immutable: FUSE_STATX_CHANGE_COOKIE */
 	bool debug;			/* immutable after startup */
 	struct fc_itable itable;
 	struct fc_stats stats;

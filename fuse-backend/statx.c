@@ -26,6 +26,9 @@ _Static_assert(sizeof(struct fuse_statx) == sizeof(struct statx),
 _Static_assert(offsetof(struct fuse_statx, btime) ==
 	       offsetof(struct statx, stx_btime),
 	       "fuse_statx must mirror struct statx");
+_Static_assert(offsetof(struct fuse_statx, FC_SX_COOKIE_FIELD) ==
+	       FC_STX_CHANGE_COOKIE_OFF,
+	       "fuse_statx's change cookie must be where statx has it");
 _Static_assert(sizeof(struct fc_statx_reply) ==
 	       sizeof(struct fuse_out_header) + sizeof(struct fuse_statx_out),
 	       "the reply must have no padding");
@@ -54,7 +57,7 @@ static void fc_sx_time(struct fuse_sx_time *dst,
 
 static void fc_statx_fill(struct fuse_statx *sx, const struct statx *stx)
 {
-	/* fuse_statx carries nothing beyond the basic stats and btime */
+	/* The basic stats and btime; fc_statx_cookie() adds the cookie */
 	sx->mask = stx->stx_mask & (STATX_BASIC_STATS | STATX_BTIME);
 	sx->blksize = stx->stx_blksize;
 	sx->attributes = stx->stx_attributes;
@@ -93,6 +96,24 @@ void fc_statx_build(struct fc_statx_reply *rep, uint64_t unique,
 	fc_timeout_split(timeout, &rep->out.attr_valid,
 			 &rep->out.attr_valid_nsec);
 	fc_statx_fill(&rep->out.stat, stx);
+}
+
+/**
+ * fc_statx_cookie() - add the backing file's change cookie to a reply
+ * @sx: a filled reply
+ * @stx: the backing file's attributes, asked with STATX_CHANGE_COOKIE
+ *
+ * Only when the backing file system gave one; whether it is monotonic is
+ * in the attributes fc_statx_build() copied.  The kernel asks for it only
+ * if our INIT reply agreed to FUSE_STATX_CHANGE_COOKIE.
+ */
+void fc_statx_cookie(struct fuse_statx *sx, const struct statx *stx)
+{
+	if (!(stx->stx_mask & STATX_CHANGE_COOKIE))
+		return;
+	memcpy(fc_sx_cookie(sx), (const char *)stx + FC_STX_CHANGE_COOKIE_OFF,
+	       sizeof(uint64_t));
+	sx->mask |= STATX_CHANGE_COOKIE;
 }
 
 #define FC_SX_FIELD(bit, f)					\
@@ -202,6 +223,8 @@ size_t fc_statx_answer(struct fc_data *d, const void *buf, size_t len,
 		return sizeof(rep->hdr);
 	}
 	fc_statx_build(rep, rq.unique, &stx, d->attr_timeout);
+	if (d->change_cookie && (rq.sx_mask & STATX_CHANGE_COOKIE))
+		fc_statx_cookie(&rep->out.stat, &stx);
 	fc_statx_drop(&rep->out.stat, d->statx_drop);
 	return sizeof(*rep);
 }

@@ -19,6 +19,7 @@ struct fc_statx_reply {
 void fc_statx_build(struct fc_statx_reply *rep, uint64_t unique,
 		    const struct statx *stx, double timeout);
 void fc_statx_drop(struct fuse_statx *sx, uint32_t drop);
+void fc_statx_cookie(struct fuse_statx *sx, const struct statx *stx);
 size_t fc_statx_answer(struct fc_data *d, const void *buf, size_t len,
 		       struct fc_statx_reply *rep);
 

@@ -91,11 +91,17 @@ static void test_grant(void)
 	r = make_reply(0);
 	ok(!fc_init_grant(&r, sizeof(r) - 8, FUSE_DONT_SYNC_ENTRIES) &&
 	   r.out.flags2 == 0, "a reply shorter than its header says is left alone");
+	r = make_reply(0);
+	ok(fc_init_grant(&r, sizeof(r),
+			 FUSE_DONT_SYNC_ENTRIES | FUSE_STATX_CHANGE_COOKIE) &&
+	   r.out.flags2 == (uint32_t)((FUSE_DONT_SYNC_ENTRIES |
+				       FUSE_STATX_CHANGE_COOKIE) >> 32),
+	   "two flags are granted at once");
 }
 
 int main(void)
 {
-	plan(12);
+	plan(13);
 	test_offers();
 	test_grant();
 	return done();

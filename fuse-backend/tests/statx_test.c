@@ -4,7 +4,9 @@
  * request and nothing else, the reply has the one length the kernel
  * accepts and carries a real file's statx (btime included, when the host
  * file system has it), and the handler answers bad requests with -EINVAL.
- * -o statx_drop takes out exactly the bits and fields it names.
+ * -o statx_drop takes out exactly the bits and fields it names.  The
+ * change cookie reaches a reply only when the backing file system gave it,
+ * and never without -o change_cookie.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -226,6 +228,29 @@ static void test_drop(void)
 	ok(!memcmp(&a, &b, sizeof(a)), "statx_drop 0 changes nothing");
 }
 
+/* The change cookie: copied from stx_change_cookie (0xc0) with its bit */
+static void test_cookie(void)
+{
+	uint64_t cookie = 0x1122334455667788ULL, got;
+	struct fuse_statx sx, before;
+	struct statx stx;
+
+	memset(&stx, 0, sizeof(stx));
+	memcpy((char *)&stx + FC_STX_CHANGE_COOKIE_OFF, &cookie, sizeof(cookie));
+	memset(&sx, 0, sizeof(sx));
+	sx.mask = STATX_BASIC_STATS;
+	before = sx;
+	fc_statx_cookie(&sx, &stx);
+	ok(!memcmp(&sx, &before, sizeof(sx)),
+	   "cookie: nothing added when the backing file gave none");
+	stx.stx_mask = STATX_BASIC_STATS | STATX_CHANGE_COOKIE;
+	fc_statx_cookie(&sx, &stx);
+	memcpy(&got, (char *)&sx + FC_STX_CHANGE_COOKIE_OFF, sizeof(got));
+	ok(sx.mask == (STATX_BASIC_STATS | STATX_CHANGE_COOKIE) &&
+	   got == cookie && *fc_sx_cookie(&sx) == cookie,
+	   "cookie: copied at offset 0xc0, with STATX_CHANGE_COOKIE");
+}
+
 /* The answer the loop sends: a whole reply, or a bare error header */
 static void test_answer(const char *dir)
 {
@@ -250,6 +275,14 @@ static void test_answer(const char *dir)
 	n = fc_statx_answer(&d, buf, len - 1, &r);
 	ok(n == sizeof(r.hdr) && r.hdr.len == n && r.hdr.error == -EINVAL &&
 	   r.hdr.unique == 0x1234, "malformed: a bare header with -EINVAL");
+
+	/* Asked for the cookie, without -o change_cookie */
+	len = mkstatx(EXACT, FUSE_ROOT_ID, 0, 0, 0,
+		      STATX_BASIC_STATS | STATX_CHANGE_COOKIE);
+	n = fc_statx_answer(&d, buf, len, &r);
+	ok(n == sizeof(r) && !(r.out.stat.mask & STATX_CHANGE_COOKIE) &&
+	   !*fc_sx_cookie(&r.out.stat),
+	   "no change_cookie: the cookie is never in a reply");
 	fc_data_destroy(&d);
 }
 
@@ -257,9 +290,10 @@ int main(void)
 {
 	char dir[] = "/tmp/fc-statx-XXXXXX", cmd[64];
 
-	plan(19);
+	plan(22);
 	test_decode();
 	test_drop();
+	test_cookie();
 	test_garbage();
 	if (!mkdtemp(dir)) {
 		diag("no temporary directory");
