@@ -23,25 +23,25 @@ QUICK ?=
 # hold spaces and shell characters: recipes quote every one.
 q = '$(subst ','\'',$(1))'
 
-export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD
+export LAB_CACHE BUILD KDIR STOCK_KERNEL PATCHED_KERNEL LAB_INITRD LAB_KVERS
 
 # Five test files at a time on a 2-core machine: the guests of many
 # tests mostly wait (attribute timeouts, netem, boots of a pair), so more
 # files fill the cores they leave. Counts that rely on cached attributes
 # are measured on mounts whose timeouts a host stall of seconds cannot
-# reach (nfs_rt_test, nfs-lab/t/roundtrips.sh and repeat.t), and
-# kernel/t/steal.t checks the warm FORCE_SYNC counts on a guest that is
-# descheduled often. Which tests go alone or one after another:
+# reach (nfs_rt_test, nfs-lab/t-guest/rt.sh and repeat.t), and
+# kernel/t-guest/steal.sh checks the warm FORCE_SYNC counts on a guest
+# that is descheduled often. Which tests go alone or one after another:
 # testrules.yml.
 TEST_JOBS ?= 5
 PROVE := prove --timer --failures -j$(TEST_JOBS)
-# Host tests, then guest tests (each boots its own QEMU guest).
-HOST_TESTS := bench/t fuse-backend/t scripts/t
-# kernel/t: NAME.t tests 6.1, NAME-6.12.t tests 6.12.
-KERNEL_T := $(if $(filter 6.1,$(KVERS)),$(filter-out %-6.12.t,$(wildcard kernel/t/*.t))) \
-	$(if $(filter 6.12,$(KVERS)),$(wildcard kernel/t/*-6.12.t))
-GUEST_TESTS := $(wildcard guest/t) $(KERNEL_T) \
-	$(wildcard fuse-backend/t-guest nfs-lab/t bench/t-guest)
+# Every folder's tests by layout: t/ the host's (no QEMU), t-guest/ those
+# that boot guests. The guest tests over the kernel axis run the kernels
+# of lib/kernels.list whose version is in LAB_KVERS (guest/lib.sh's
+# lab_table).
+HOST_TESTS := $(wildcard */t)
+GUEST_TESTS := $(wildcard */t-guest)
+LAB_KVERS := $(KVERS)
 # libFuzzer time per fuzzer in make check (fuse-backend/t/fuzz.t)
 FUZZ_SECONDS ?= 20
 export FUZZ_SECONDS
@@ -49,7 +49,7 @@ export FUZZ_SECONDS
 .PHONY: all deps kernel kernel-ahead kernel-6.1 kernel-6.12 kernel-stock \
 	kernel-patched kernel-stock-6.12 kernel-patched-6.12 userspace guest \
 	check check-host check-guest check-kernel check-fuse check-nfs \
-	fuzz lab clean distclean
+	fuzz bench-host lab clean distclean
 
 all: kernel guest
 
@@ -133,11 +133,11 @@ check-host: deps
 
 check-guest: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) guest/t
+	@$(PROVE) guest/t guest/t-guest
 
 check-kernel: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) guest/t $(KERNEL_T)
+	@$(PROVE) guest/t guest/t-guest kernel/t kernel/t-guest
 
 check-fuse: deps
 	@$(MAKE) -s kernel guest
@@ -145,16 +145,25 @@ check-fuse: deps
 
 check-nfs: deps
 	@$(MAKE) -s kernel guest
-	@$(PROVE) nfs-lab/t
+	@$(PROVE) nfs-lab/t nfs-lab/t-guest
 
 fuzz: deps
 	@$(MAKE) -s -C fuse-backend fuzz
 
-# make lab runs every kernel of bench/kernels.list (QUICK=1: those
+# Figures of this host, not of the lab, so not in make check: native
+# code's slowdown right after a wait (bench/coldcache) and a guest's
+# boot per launcher candidate, BOOT_ROUNDS times (guest/bootbench).
+BOOT_ROUNDS ?= 10
+bench-host: deps
+	@$(MAKE) -s kernel guest
+	@$(call q,$(BUILD))/bench/coldcache
+	@guest/bootbench --rounds $(BOOT_ROUNDS) guest/bootbench.candidates
+
+# make lab runs every kernel of lib/kernels.list (QUICK=1: those
 # without extra arguments); KVERS=6.1 or 6.12 on the command line runs
-# that version's kernels only.
-lab_vkernels = $(if $(filter 6.1,$(KVERS)),stock patched $(if $(QUICK),,optin)) \
-	$(if $(filter 6.12,$(KVERS)),stock-6.12 patched-6.12 $(if $(QUICK),,optin-6.12))
+# the kernels of that version (lib/kernels.list's KVER column) only.
+lab_vkernels = $(shell lab_lib=lib && . lib/kernels.sh && \
+	lab_kernels_of 'stock patched $(if $(QUICK),,optin)' '$(KVERS)')
 lab_kernels = $(if $(filter command line environment,$(origin KVERS)),\
 	--kernels $(subst $(eval) ,$(comma),$(strip $(lab_vkernels))))
 comma := ,

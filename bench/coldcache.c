@@ -15,7 +15,7 @@
  *   compute_after_sleep_us=28.7
  *
  * Why: a lab guest's request right after a netem or daemon delay costs
- * more than back to back (nfs-lab/t/delay.t). If native code here is
+ * more than back to back (nfs-lab/t-guest/delay.t). If native code here is
  * slower after a wait at memory and not at arithmetic, and also after a
  * spin that keeps its CPU busy, then data left alone for that long has
  * left the caches (and the TLB): the machine's clock is not slower, and

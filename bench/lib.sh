@@ -1,25 +1,9 @@
 # Helpers shared by bench/lab, bench/report, bench/compare and
 # nfs-lab/run; POSIX sh, sourced after setting bench_here (this folder).
 
-# lab_kernel LABEL: $lab_image (the bzImage) and $lab_append (its extra
-# command line) of a kernel of kernels.list ($LAB_KERNEL_LIST); 1 if the
-# list has no such label.
-lab_kernel() {
-	lab_line=$(awk -v k="$1" '$1 == k && $1 !~ /^#/ {
-		$1 = ""; sub(/^ +/, ""); print; f = 1; exit } END { exit !f }' \
-		"${LAB_KERNEL_LIST:-$bench_here/kernels.list}") || return 1
-	lab_image=${LAB_CACHE:?}/kernels/${lab_line%%[	 ]*}
-	lab_append=""
-	case $lab_line in *[\ \	]*) lab_append=${lab_line#*[	 ]} ;; esac
-}
-
-# lab_kernels [--quick]: every label of kernels.list, in its order;
-# --quick: those without kernel arguments
-lab_kernels() {
-	awk -v q="${1:-}" '$1 !~ /^#/ && NF >= 2 && (q == "" || NF == 2) {
-		print $1 }' "${LAB_KERNEL_LIST:-$bench_here/kernels.list}" |
-		tr '\n' ' '
-}
+# The kernel axis: lib/kernels.sh, on lib/kernels.list.
+lab_lib=${lab_lib:-$(dirname "$bench_here")/lib}
+. "$lab_lib/kernels.sh"
 
 # A results file is read whole: these bound what a hostile or broken
 # one can cost. A full lab run writes about 1.5 MB.

@@ -21,7 +21,7 @@
 /*
  * What a delayed round trip may cost beyond its label, for the budget:
  * with high-resolution timers the lab measures 0.1-0.4 ms on FUSE and
- * up to 3.4 ms with netem at 10 ms (nfs-lab/t/delay.t); 4 ms keeps the
+ * up to 3.4 ms with netem at 10 ms (nfs-lab/t-guest/delay.t); 4 ms keeps the
  * prediction an upper bound.
  */
 #define LAB_TICK_US	4000

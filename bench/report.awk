@@ -438,7 +438,7 @@ function delay_table(   sk, f, n, i, rows, r, w, h) {
 	      "client kernel's own round trip (mountstats rtt: from sending " \
 	      "a call to its reply) and the wall time per call ((ms with − " \
 	      "ms without) / calls) add both guests' own cost of a wait: " \
-	      "under TCG a guest runs slower right after one (nfs-lab/t/delay.t).\n"
+	      "under TCG a guest runs slower right after one (nfs-lab/t-guest/delay.t).\n"
 	print "| fs | kernel | label ms | held by netem, ms | " \
 	      "NFS server's interface, ms added | " \
 	      "NFS client round trip, ms added | wall time per call, ms | pairs |"

@@ -1,4 +1,5 @@
-# Host-side helpers for guest tests (sourced by */t/*.t). POSIX sh.
+# Host-side helpers for guest tests (sourced by */t-guest/*.t, and by
+# the host tests that share its temporary folder and skips). POSIX sh.
 # Each test boots its own guest through guest/run; nothing is shared
 # between tests, and every temporary file goes when the test ends.
 
@@ -6,6 +7,9 @@ lab_top=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
 LAB_INITRD=${LAB_INITRD:-$lab_top/build/guest/initramfs.cpio}
 export LAB_INITRD
+# The kernel axis, lib/kernels.list (lab_kernel_entry, lab_kernels_of).
+lab_lib=$lab_top/lib
+. "$lab_lib/kernels.sh"
 
 lab_tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
 # A second signal must not cut the cleanup short: the handlers ignore
@@ -42,27 +46,24 @@ lab_skip() {
 	exit 0
 }
 
-# lab_kernel NAME: set $kernel and $kernel_args for a lab kernel, or skip.
-# NAME is stock, patched, or optin: the patched kernel booted with the
-# series' permission opt-ins on (lab.optin=10, see guest/tests/lab_optin.h);
-# with -6.12 (stock-6.12...) the Linux 6.12 one.
+# lab_kernel LABEL: set $kernel, $kernel_args (its extra command line,
+# with a leading blank), $lab_role and $lab_kver for kernel LABEL of
+# lib/kernels.list, or skip when it is not built. A label the list
+# does not have is the test's error (or the list's): Bail out.
 lab_kernel() {
-	kernel_args=""
-	case $1 in
-	optin|optin-*)
-		kernel=$LAB_CACHE/kernels/patched${1#optin}/bzImage
-		kernel_args=" lab.optin=10" ;;
-	*)	kernel=$LAB_CACHE/kernels/$1/bzImage ;;
-	esac
-	lab_kname=$1
+	lab_kernel_entry "$1" ||
+		lab_bail "unknown kernel '$1': not a kernel of lib/kernels.list (LABEL ROLE KVER IMAGE [ARGS...])"
+	kernel=$lab_image
+	kernel_args=${lab_append:+ $lab_append}
 	[ -f "$kernel" ] || lab_skip "no $1 kernel at $kernel (make kernel)"
 	[ -f "$LAB_INITRD" ] || lab_skip "no initramfs at $LAB_INITRD (make guest)"
 }
 
-# lab_selftest NAME TEST [guest/run options]: run a guest selftest binary
-# on kernel NAME; LAB_KERNEL tells the test which counts to expect.
-# $LAB_SETUP, if set, is a guest shell command run first (its output goes
-# to /tmp/setup.log, shown if it fails).
+# lab_selftest LABEL TEST [guest/run options]: run a guest selftest
+# binary on kernel LABEL. LAB_KERNEL tells the test which counts to
+# expect: the kernel's ROLE-KVER (stock-6.1, optin-6.12), never its
+# label. $LAB_SETUP, if set, is a guest shell command run first (its
+# output goes to /tmp/setup.log, shown if it fails).
 lab_selftest() {
 	lab_kernel "$1"
 	t=$2
@@ -74,7 +75,89 @@ lab_selftest() {
 			exit 1
 		fi
 		exec env LAB_KERNEL="$2" "/usr/lib/lab/tests/$3"' \
-		sh "${LAB_SETUP:-}" "$lab_kname" "$t"
+		sh "${LAB_SETUP:-}" "$lab_role-$lab_kver" "$t"
+}
+
+# lab_table ROLES KVERS [LABEL]: a test over the kernel axis, whose
+# expectations hold for kernels of these roles and versions. With a
+# LABEL it returns, and the test goes on to run on that kernel alone.
+# Without one it runs the test file once per kernel of lib/kernels.list
+# of one of ROLES and one of KVERS that is also one of $LAB_KVERS when
+# set (make passes its KVERS), the version in the file's name if it has
+# one (NAME-KVER.t, a link to NAME.sh: fuse-6.12.t runs the 6.12
+# kernels, fuse.sh those of every version) and one of the labels in
+# $LAB_KERNELS when set. Their TAP becomes one stream, the plan last;
+# then it exits. Why a file a version: make check runs several files at
+# once, and one file of all kernels would run longer than the rest.
+lab_table() {
+	if [ $# -ge 3 ]; then
+		lab_table_check "$@"
+		return 0
+	fi
+	for lab_k in ${LAB_KERNELS:-}; do
+		lab_kernel_entry "$lab_k" ||
+			lab_bail "LAB_KERNELS: unknown kernel '$lab_k' (not in lib/kernels.list)"
+	done
+	lab_table_versions "$2"
+	lab_ks=$(for lab_k in $(lab_kernels_of "$1" "$lab_tvs"); do
+		case " ${LAB_KERNELS:-$lab_k} " in *" $lab_k "*) echo "$lab_k" ;; esac
+	done)
+	[ -n "$lab_ks" ] || lab_skip "no kernel of lib/kernels.list is $1" \
+		"on Linux $lab_tv${LAB_KVERS+ and in LAB_KVERS=$LAB_KVERS}${LAB_KERNELS:+ and LAB_KERNELS=$LAB_KERNELS}"
+	lab_tn=0
+	lab_tfailed=0
+	for lab_k in $lab_ks; do
+		lab_table_run "$lab_k"
+	done
+	echo "1..$lab_tn"
+	exit $((lab_tfailed > 254 ? 254 : lab_tfailed))
+}
+
+# lab_table_check ROLES KVERS LABEL: bail out unless kernel LABEL is one
+# of ROLES on one of KVERS (a run by hand of a test on another kernel).
+lab_table_check() {
+	lab_kernel_entry "$3" ||
+		lab_bail "unknown kernel '$3' (not in lib/kernels.list)"
+	case " $1 " in *" $lab_role "*) ;; *)
+		lab_bail "$3 is a $lab_role kernel: this test expects $1 ones" ;;
+	esac
+	case " $2 " in *" $lab_kver "*) ;; *)
+		lab_bail "$3 runs Linux $lab_kver: this test expects $2" ;;
+	esac
+}
+
+# lab_table_versions KVERS: $lab_tv, the version in this file's name
+# (NAME-KVER.t) or else KVERS; $lab_tvs, those of them that are in KVERS
+# and, when it is set, in $LAB_KVERS.
+lab_table_versions() {
+	lab_tv=$1
+	case ${0##*/} in
+	*-[0-9]*.[0-9]*.t) lab_tv=${0##*-}; lab_tv=${lab_tv%.t} ;;
+	esac
+	lab_tvs=""
+	for lab_v in $lab_tv; do
+		case " $1 " in *" $lab_v "*) ;; *) continue ;; esac
+		case " ${LAB_KVERS-$lab_v} " in
+		*" $lab_v "*) lab_tvs="$lab_tvs $lab_v" ;;
+		esac
+	done
+}
+
+# lab_table_run LABEL: this test file on kernel LABEL, its TAP merged
+# into the table's (tapmerge.awk: each test numbered on after $lab_tn,
+# the label before it); $lab_tn and $lab_tfailed count on. A Bail out
+# from it ends the table too.
+lab_table_run() {
+	rm -f "$lab_tmp/table.count"
+	{
+		lab_st=0
+		sh "$0" "$1" || lab_st=$?
+		echo $lab_st >"$lab_tmp/table.status"
+	} | LAB_K=$1 LAB_N=$lab_tn LAB_STATUS=$lab_tmp/table.status \
+		LAB_COUNT=$lab_tmp/table.count awk -f "$lab_top/guest/tapmerge.awk"
+	read -r lab_tn lab_f <"$lab_tmp/table.count" || lab_tn=bail
+	[ "$lab_tn" != bail ] || exit 1
+	lab_tfailed=$((lab_tfailed + lab_f))
 }
 
 # lab_busy N SECS: load the host with N busy loops (what a second lab

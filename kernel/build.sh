@@ -55,7 +55,7 @@ esac
 # names (a user's mainline-6.13) are the user's.
 case $name in
 *-6.1|*-6.12) want=${name##*-} ;;
-stock|patched) want=6.1 ;; # the lab's 6.1 kernels (bench/kernels.list)
+stock|patched) want=6.1 ;; # the lab's 6.1 kernels (lib/kernels.list)
 *) want=$KVER ;;
 esac
 [ "$want" = "$KVER" ] ||

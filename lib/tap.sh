@@ -1,5 +1,5 @@
-# The TAP helpers of the lab's shell tests (bench/t, fuse-backend/t,
-# guest/t, scripts/t; nfs-lab/t may source it too). POSIX sh: busybox
+# The TAP helpers of the lab's shell tests (*/t, */t-guest; nfs-lab's
+# own helpers print TAP themselves). POSIX sh: busybox
 # runs it in a guest as well. Source it, print the plan, then:
 #
 #   ok EXPR DESC      one test: EXPR (shell code, evaluated with its

@@ -1,5 +1,5 @@
-# Host-side helpers of the NFS lab, sourced by nfs-lab/run and
-# nfs-lab/t/*.t. POSIX sh. Set nl_here (this folder) before sourcing.
+# Host-side helpers of the NFS lab, sourced by nfs-lab/run and the tests
+# (t/*.t, t-guest/*.t). POSIX sh. Set nl_here (this folder) before sourcing.
 #
 # A "pair" is one server guest and one client guest on a QEMU link of
 # their own: a Unix stream socket that the server's QEMU listens on, in
@@ -14,7 +14,7 @@ LAB_INITRD=${LAB_INITRD:-$nl_top/build/guest/initramfs.cpio}
 export LAB_INITRD
 nl_srv=""
 nl_cli=""
-# The kernel list and results checks are bench's (lab_kernel).
+# The kernel list (lib/kernels.sh) and results checks, through bench's.
 bench_here=$nl_top/bench
 bench_prog=nfs-lab
 . "$bench_here/lib.sh"
@@ -40,10 +40,10 @@ nl_uint() {
 nl_qemu_str() { printf '%s\n' "$1" | sed 's/,/,,/g'; }
 
 # nl_kernel NAME: $nl_image and $nl_args of a kernel of the lab's list
-# (bench/kernels.list, read by bench/lib.sh's lab_kernel).
+# (lib/kernels.list, read by lib/kernels.sh's lab_kernel_entry).
 nl_kernel() {
-	lab_kernel "$1" ||
-		nl_die "unknown kernel '$1' (not in bench/kernels.list)"
+	lab_kernel_entry "$1" ||
+		nl_die "unknown kernel '$1' (not in lib/kernels.list)"
 	nl_image=$lab_image nl_args=$lab_append
 	[ -f "$nl_image" ] || nl_die "no $1 kernel at $nl_image (make kernel)"
 }
@@ -219,7 +219,7 @@ nl_pair() {
 	nl_kernel "$1"
 	srv_image=$nl_image
 	if [ -n "$nl_server_kernel" ]; then
-		lab_kernel "$nl_server_kernel"
+		lab_kernel_entry "$nl_server_kernel"
 		srv_image=$lab_image
 	fi
 	[ -f "$srv_image" ] || nl_die "no server kernel at $srv_image (make kernel)"
@@ -266,7 +266,7 @@ nl_pair() {
 	nl_keep
 }
 
-# --- for t/*.t (after guest/lib.sh: $lab_tmp, lab_skip, lab_kernel) ---
+# --- for the tests (after guest/lib.sh: $lab_tmp, lab_skip, lab_kernel) ---
 
 # nl_t_run PLAN [nfs-lab/run options]: run the cases on stdin on a fresh
 # pair, then print the TAP plan and the table as diagnostics; Bail out
@@ -322,10 +322,11 @@ nl_t_field() {
 }
 
 # nl_t_is ID FIELD "STOCK [PATCHED [OPTIN]]" DESCRIPTION: one TAP test,
-# expecting the value given for the kernel in $nl_t_kernel.
+# expecting the value given for the role of the kernel run ($nl_t_role,
+# its ROLE in lib/kernels.list: stock, patched or optin).
 nl_t_is() {
 	# shellcheck disable=SC2086
-	set -- "$1" "$2" "$(nl_t_pick "$nl_t_kernel" $3)" "$4"
+	set -- "$1" "$2" "$(nl_t_pick "$nl_t_role" $3)" "$4"
 	got=$(nl_t_field "$1" "$2")
 	nl_t_n=$((nl_t_n + 1))
 	if [ "$got" = "$3" ]; then
@@ -337,11 +338,14 @@ nl_t_is() {
 	fi
 }
 
+# nl_t_pick ROLE STOCK [PATCHED [OPTIN]]: the value for ROLE; one value
+# holds for the roles after it too.
 nl_t_pick() {
 	case $1 in
 	stock) echo "$2" ;;
 	patched) echo "${3:-$2}" ;;
-	*) echo "${4:-${3:-$2}}" ;;
+	optin) echo "${4:-${3:-$2}}" ;;
+	*) echo "no expectation for the role '$1'" ;;
 	esac
 }
 

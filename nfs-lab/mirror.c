@@ -16,7 +16,7 @@
  * the tap and, as the tap holds the copy until it is read, a private
  * copy of the reply's headers where eth0's checksum is filled in after
  * the qdisc; 37-49 us in all under TCG, measured without netem
- * (nfs-lab/t/delay.t).
+ * (nfs-lab/t-guest/delay.t).
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
 # every FUSE request counted here is synchronous, on a mount nothing
 # else touches. The only async request, RELEASEDIR, is not in "calls".
 # The 6.1 kernels only: lanes and report work alike on every version;
-# 6.12's counts are kernel/t/*-6.12.t's, the version section is
+# 6.12's counts are kernel/t-guest/*-6.12.t's, the version section is
 # bench/t/report.t's (make lab runs both versions).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
@@ -123,7 +123,7 @@ is "$(jq -r '[.kernels[].clock[]] | "\(length) \(map(select(
 	"results.json: 3 kernels x 3 lanes recorded tsc, hpet or acpi_pm at 1 us or finer"
 is "$(jq '[.cases[] | select(.fs == "nfs3" or .fs == "nfs4.2")] | length > 0' "$r")" true \
 	"NFS cases from nfs-lab/run"
-# nfs-lab/t/roundtrips.sh case 16: statx DONT_SYNC of the 64 files of
+# nfs-lab/t-guest/rt.sh case 16: statx DONT_SYNC of the 64 files of
 # the deep tree, expired: a GETATTR per directory (32), none with the
 # opt-in.
 for fs in nfs3 nfs4.2; do

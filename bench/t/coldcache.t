@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/coldcache: its line of medians and its usage errors. What the
-# numbers are is the host's business (nfs-lab/t/delay.t prints them);
+# numbers are is the host's business (make bench-host prints them);
 # here only that they are there, nonzero, and what was asked for.
 set -eu
 

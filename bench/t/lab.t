@@ -195,7 +195,7 @@ ok '[ "$(cut -d" " -f1 "$tmp/ser" | tr "\n" " ")" = "start end start end " ] &&
 	"--jobs 1: one after the other, the same cases in the same order"
 
 # More than three kernels: a lane per file system and three kernels,
-# all at once by default; no --kernels: every kernel of kernels.list.
+# all at once by default; no --kernels: every kernel of lib/kernels.list.
 LANES=$tmp/four.lanes "$lab" --kernels stock,patched,optin,stock-6.12 --fs nfs3 \
 	--out "$tmp/four" --no-report 2>"$tmp/err" || cat "$tmp/err" >&2
 ok 'grep -q "^lab: 2 lanes (nfs3-1 nfs3-2), 2 at a time, on stock patched optin stock-6.12" "$tmp/err" &&
@@ -206,10 +206,10 @@ ok '[ "$(head -n 2 "$tmp/four.lanes" | cut -d" " -f1 | tr "\n" " ")" = "start st
 	[ "$(jq -r "[.cases[].kernel] | join(\",\")" "$tmp/four/results.json")" = stock,patched,optin,stock-6.12 ]' \
 	"the two lanes run side by side; the cases in kernel order"
 "$lab" --fs nfs3 --out "$tmp/all" --no-report 2>"$tmp/err"
-ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/all/results.json")" = "$(awk "/^[^#]/ { print \$1 }" "$here/../kernels.list" | tr "\n" " " | sed "s/ $//")" ]' \
-	"no --kernels: every kernel of kernels.list, in its order"
+ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/all/results.json")" = "$(awk "/^[^#]/ { print \$1 }" "$here/../../lib/kernels.list" | tr "\n" " " | sed "s/ $//")" ]' \
+	"no --kernels: every kernel of lib/kernels.list, in its order"
 "$lab" --quick --fs nfs3 --out "$tmp/allq" --no-report 2>"$tmp/err"
-ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/allq/results.json")" = "$(awk "/^[^#]/ && NF == 2 { print \$1 }" "$here/../kernels.list" | tr "\n" " " | sed "s/ $//")" ] &&
+ok '[ "$(jq -r "[.cases[].kernel] | join(\" \")" "$tmp/allq/results.json")" = "$(awk "/^[^#]/ && NF == 4 { print \$1 }" "$here/../../lib/kernels.list" | tr "\n" " " | sed "s/ $//")" ] &&
 	! jq -e ".cases[] | select(.kernel | test(\"optin\"))" "$tmp/allq/results.json"' \
 	"--quick without --kernels: the kernels without extra arguments (no opt-in)"
 

@@ -2,7 +2,7 @@
 /*
  * Does the guest keep real time? Every time the lab publishes is read
  * from this guest's clocks, so they must be fine-grained and must not
- * drift onto jiffies when the host is busy (guest/t/clock-load.t runs
+ * drift onto jiffies when the host is busy (guest/t-guest/clock-load.t runs
  * this test while two busy loops compete with QEMU for the host's CPUs).
  *
  *  - the clocksource is not jiffies, and a hardware watchdog (HPET or the
@@ -14,7 +14,7 @@
  *
  * A failure names the kernel option that is missing where it can
  * (lab_clock.h); the NFS lab's netem delay is checked on two guests by
- * nfs-lab/t/delay.t.
+ * nfs-lab/t-guest/delay.t.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

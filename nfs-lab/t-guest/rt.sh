@@ -1,11 +1,14 @@
-# Shared body of t/rt-*.t: the reference round trips of stat()/statx() on
-# d1/d2/file over the two-guest network, NFSv4.2 then NFSv3 in one pair
-# of guests, kernel $nl_t_kernel (stock, patched, optin). Each case
-# runs on a fresh tree and a fresh mount (nosharecache); "calls" is what
-# the server counted: COMPOUNDs on NFSv4, RPCs on NFSv3. An expected
-# value "S P O" is for stock, patched, optin. The server's LOOKUP, ACCESS and
-# GETATTR counters are NFSv4 operations or NFSv3 procedures: the same
-# numbers here, NFSv4 only adds SEQUENCE and PUTFH to each COMPOUND.
+#!/bin/sh
+# The reference round trips of stat()/statx() on d1/d2/file over the
+# two-guest network, NFSv4.2 then NFSv3 in one pair of guests, on the
+# stock, patched and optin 6.1 kernels of lib/kernels.list (the counts
+# are 6.1's): rt-6.1.t (a link to this file) runs them all, `rt.sh
+# LABEL` one. Each case runs on a fresh tree and a fresh mount
+# (nosharecache); "calls" is what the server counted: COMPOUNDs on
+# NFSv4, RPCs on NFSv3. An expected value "S P O" is for the kernel's
+# role in the list: stock, patched, optin. The server's LOOKUP, ACCESS
+# and GETATTR counters are NFSv4 operations or NFSv3 procedures: the
+# same numbers here, NFSv4 only adds SEQUENCE and PUTFH to each COMPOUND.
 # The expired cases of d1/d2/file mount with actimeo=1 (the lab's
 # default) and wait 1.2 s; those of the deep tree, whose walk must end
 # within the timeout it waited out, with actimeo=3 (3.2 s); every other
@@ -16,8 +19,14 @@
 # Kernel patches covered: 0001/0002 (FORCE_SYNC looks the final name up
 # again), 0006/0007 (btime from NFSv4 time_create), 0008/0009 (the
 # statx_cached_access mount option, lab.optin=10).
-
+set -eu
+. "$(dirname "$0")/../../guest/lib.sh"
+nl_here=$(cd "$(dirname "$0")/.." && pwd)
+. "$nl_here/lib.sh"
+lab_table "stock patched optin" 6.1 "$@"
+nl_t_kernel=$1
 lab_kernel "$nl_t_kernel"
+nl_t_role=$lab_role
 nl_t_run 68 --kernel "$nl_t_kernel" --vers 4.2 --vers 3 <<'CASES'
 call=stat object=deep cache=cold opts=actimeo=3600
 call=stat object=deep cache=warm opts=actimeo=3600

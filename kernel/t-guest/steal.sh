@@ -1,3 +1,4 @@
+#!/bin/sh
 # statx(AT_STATX_FORCE_SYNC) of a warm file costs one round trip on the
 # patched kernels also when the guest loses its CPU between the path
 # walk and ->getattr(), as a guest whose vCPU the host deschedules does
@@ -9,11 +10,14 @@
 # of the same call that it fetched the attributes (AT_GETATTR_FETCHED),
 # however long the guest was stopped in between. Timed marks on the
 # inode, which earlier versions of the series used, let a stop between
-# the two cost a second round trip here. Sourced by steal.t (6.1)
-# and steal-6.12.t with $st_kernel set.
+# the two cost a second round trip here. On the patched kernels of
+# lib/kernels.list: steal-6.1.t and steal-6.12.t (links to this file)
+# on those of one version; `steal.sh LABEL` on one kernel.
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
-lab_kernel "${st_kernel:?set by steal.t or steal-6.12.t}"
+lab_table patched "6.1 6.12" "$@"
+st_kernel=$1
+lab_kernel "$st_kernel"
 . "$lab_top/lib/tap.sh"
 calls=6000
 echo "1..4"

@@ -10,7 +10,7 @@
 # 1 and 10 ms netem holds each reply (median, measured in the server
 # guest from the mirror of eth0's egress to the reply's departure,
 # nfs-lab/wiretap.c and mirror.c) within 10 % or 0.3 ms of the label,
-# whichever is larger (guest/tests/lab_clock.h); the hold includes the
+# whichever is larger (lib/lab_clock.h); the hold includes the
 # server guest's own wake-up when netem's timer fires; (5) at 10 ms the
 # client's round trip (mountstats rtt) lasts at least the delay and
 # gains 5 to 15 ms.
@@ -18,7 +18,7 @@
 # The client's figures are bounded loosely and at 1 ms only printed: its
 # base round trip moves with the busy loops, and both guests work slower
 # right after a wait than back to back, which native code on the host
-# shows too (bench/coldcache, printed at the end).
+# shows too (bench/coldcache: make bench-host).
 set -eu
 . "$(dirname "$0")/../../guest/lib.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -116,12 +116,5 @@ if [ "$per" -ge 9800 ] && [ "$added" -ge 5000 ] && [ "$added" -le 15000 ]; then
 else
 	echo "not ok $n - $what: want at least 9800 us, 5000 to 15000 us added"
 	failed=$((failed + 1))
-fi
-# The host now (the guests gone; the busy loops and other tests may
-# still run): native code after a wait, see above.
-cold=${BUILD:-$lab_top/build}/bench/coldcache
-if [ -x "$cold" ]; then
-	line=$("$cold" --rounds 50 2>&1) || line="failed: $line"
-	echo "# this host now (bench/coldcache): $line"
 fi
 exit $failed

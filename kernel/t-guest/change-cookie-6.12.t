@@ -1,0 +1,1 @@
+change-cookie.sh
