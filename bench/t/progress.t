@@ -22,8 +22,8 @@ ncases=$(wc -l <"$tmp/plan")
 # of the quick lane (budget 8 s); its last line is "CASES WEIGHT-DONE".
 progress() {
 	sed 's/^/@case /' "$1" |
-		LAB_PLAN=$1 LAB_FS=fuse LAB_NK=1 LAB_QUICK=1 \
-		LAB_CAPTURE=1 LAB_TOTAL=$(wc -l <"$1") LAB_T0=$(date +%s) \
+		LAB_PLAN=$1 LAB_LANE_KIND=guest LAB_NK=1 LAB_QUICK=1 \
+		LAB_TOTAL=$(wc -l <"$1") LAB_T0=$(date +%s) \
 		LAB_CASES=$tmp/cases.out LAB_KERNELS=$tmp/kernels.out \
 		LAB_TAIL=$tmp/tail.out awk -f "$here/../progress.awk" \
 		2>"$tmp/err" | tail -n 1
