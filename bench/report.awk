@@ -24,7 +24,6 @@ BEGIN {
 	REF_EXCLUDE = "default_permissions|readdirplus=on|nocto|" \
 		      "lookupcache|acdirmin|nordirplus|hard|noac|" \
 		      "entry_timeout=1,"
-	split("stock patched optin", korder, " ")
 	while ((getline line < meta) > 0) {
 		i = index(line, "\t")
 		info[substr(line, 1, i - 1)] = substr(line, i + 1)
@@ -470,18 +469,47 @@ function ccell(k, kern) {
 	return cell(calls[k, kern])
 }
 
-# The kernels present, in the usual order.
-function kernels(   i) {
+# The kernels present, in the order the run has them (bench/lab runs
+# lib/kernels.list's order); each kernel's base, the first kernel of its
+# version (major.minor of its release), which differences are against:
+# patched-6.12 against stock-6.12, not against stock.
+function kernels(   i, j, n, t, kv) {
+	n = split(info["kvers"], t, " ")
+	for (i = 1; i <= n; i++) {
+		split(t[i], kv, "=")
+		kver[kv[1]] = kv[2]
+	}
 	nk = 0
-	for (i = 1; i <= 3; i++)
-		if (korder[i] in kseen)
-			ks[++nk] = korder[i]
-	# then any other kernel label (stock-6.12, ...) in the order seen
 	for (i = 1; i <= nkseen; i++)
-		if (kseenorder[i] != "stock" && kseenorder[i] != "patched" &&
-		    kseenorder[i] != "optin")
-			ks[++nk] = kseenorder[i]
+		ks[++nk] = kseenorder[i]
+	nbase = 0
+	for (i = 1; i <= nk; i++) {
+		kbase[ks[i]] = ks[i]
+		for (j = 1; j < i; j++)
+			if (kver[ks[j]] == kver[ks[i]]) {
+				kbase[ks[i]] = ks[j]
+				break
+			}
+		if (kbase[ks[i]] == ks[i])
+			bases[++nbase] = ks[i]
+	}
 	base = ks[1]
+}
+
+# The kernels differences are against, "stock, stock-6.12".
+function bases_list(   i, s) {
+	s = ""
+	for (i = 1; i <= nbase; i++)
+		s = s (i > 1 ? ", " : "") bases[i]
+	return s
+}
+
+# The header cells "KERNEL − BASE" of every kernel that has a base.
+function diff_headers(n,   j) {
+	for (j = 1; j <= nk; j++)
+		if (kbase[ks[j]] != ks[j])
+			hdr[++n] = ks[j] " − " kbase[ks[j]]
+	return n
 }
 
 function header(first, cols,   i, s, d) {
@@ -497,6 +525,21 @@ function header(first, cols,   i, s, d) {
 	print d " |"
 }
 
+# A case's requests: its base kernels' ("stock: ..."), then each other
+# kernel's where they differ from its base's ("→ patched: ...").
+function requests(k,   j, s, o, b) {
+	s = ""
+	for (j = 1; j <= nk; j++) {
+		o = ops[k, ks[j]] == "" ? "none" : ops[k, ks[j]]
+		b = kbase[ks[j]]
+		if (b == ks[j])
+			s = s (s == "" ? "" : "; ") (nbase > 1 ? ks[j] ": " : "") o
+		else if (o != (ops[k, b] == "" ? "none" : ops[k, b]))
+			s = s " → " ks[j] ": " o
+	}
+	return s
+}
+
 function syscall_table(fs,   i, k, f, j, n, c, any) {
 	for (i = 1; i <= ncase && !any; i++) {
 		split(order[i], f, SUBSEP)
@@ -509,8 +552,8 @@ function syscall_table(fs,   i, k, f, j, n, c, any) {
 	      "`calls` are the round trips the caller waited for.\n"
 	n = 0
 	for (j = 1; j <= nk; j++) hdr[++n] = ks[j]
-	for (j = 2; j <= nk; j++) hdr[++n] = ks[j] " − " base
-	hdr[++n] = "requests (" base (nk > 1 ? " → " ks[2] : "") ")"
+	n = diff_headers(n)
+	hdr[++n] = "requests (where a kernel's differ from its base's)"
 	header("mount | call | sync | mask | object | cache", n)
 	for (i = 1; i <= ncase; i++) {
 		k = order[i]
@@ -521,12 +564,11 @@ function syscall_table(fs,   i, k, f, j, n, c, any) {
 		    " | " f[9]
 		for (j = 1; j <= nk; j++)
 			c = c " | " ccell(k, ks[j])
-		for (j = 2; j <= nk; j++)
-			c = c " | " cell(diff(calls[k, base], calls[k, ks[j]]))
-		c = c " | " (ops[k, base] == "" ? "none" : ops[k, base])
-		if (nk > 1)
-			c = c " → " (ops[k, ks[2]] == "" ? "none" : ops[k, ks[2]])
-		print c " |"
+		for (j = 1; j <= nk; j++)
+			if (kbase[ks[j]] != ks[j])
+				c = c " | " cell(diff(calls[k, kbase[ks[j]]],
+						      calls[k, ks[j]]))
+		print c " | " requests(k) " |"
 	}
 }
 
@@ -627,6 +669,14 @@ function ls_calls_table(fs, cache,   r, i, j, c, k, n) {
 
 # The headline: per command and N, calls per file and ms per ls at the
 # largest delay, every kernel side by side.
+# Calls per file of @kern minus its base's, for @n entries.
+function glance_diff(k, kern, n,   b) {
+	b = kbase[kern]
+	if (calls[k, b] == "" || calls[k, kern] == "")
+		return "—"
+	return sprintf("%+.2f", (calls[k, kern] - calls[k, b]) / n)
+}
+
 function ls_glance_table(fs, cache,   r, i, j, c, k, n, d) {
 	ls_index(fs, cache)
 	d = ds[nd]
@@ -636,8 +686,7 @@ function ls_glance_table(fs, cache,   r, i, j, c, k, n, d) {
 	n = 0
 	for (j = 1; j <= nk; j++)
 		hdr[++n] = ks[j] " calls/file"
-	for (j = 2; j <= nk; j++)
-		hdr[++n] = ks[j] " − " base
+	n = diff_headers(n)
 	for (j = 1; j <= nk; j++)
 		hdr[++n] = ks[j] " ms"
 	mounts_line()
@@ -652,9 +701,9 @@ function ls_glance_table(fs, cache,   r, i, j, c, k, n, d) {
 			for (j = 1; j <= nk; j++)
 				c = c " | " (calls[k, ks[j]] == "" ? ccell(k, ks[j]) : \
 					     per(calls[k, ks[j]], ns[i]))
-			for (j = 2; j <= nk; j++)
-				c = c " | " (calls[k, base] == "" || calls[k, ks[j]] == "" ? "—" : \
-					     sprintf("%+.2f", (calls[k, ks[j]] - calls[k, base]) / ns[i]))
+			for (j = 1; j <= nk; j++)
+				if (kbase[ks[j]] != ks[j])
+					c = c " | " glance_diff(k, ks[j], ns[i])
 			for (j = 1; j <= nk; j++)
 				c = c " | " tcell(fs, rows[r], cache, ns[i], d, ks[j])
 			print c " |"
@@ -1130,7 +1179,7 @@ END {
 	      "time over the budget), " nerr + 0 " failed. `calls` counts the round trips the caller waits for " \
 	      "(FUSE: every request but FORGET, BATCH_FORGET, RELEASE, " \
 	      "RELEASEDIR, INTERRUPT; NFSv4: COMPOUNDs; NFSv3: RPCs). " \
-	      "A difference is the later kernel minus " base "."
+	      "A difference is a kernel minus the first kernel of its version (" bases_list() ")."
 	if (clocks != "")
 		print "\nGuest clocks (clocksource, the others it had, CLOCK_MONOTONIC " \
 		      "resolution, rate against the host's over the lane): " clocks "."

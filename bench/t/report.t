@@ -24,15 +24,15 @@ has() {
 	fi
 }
 
-echo "1..47"
+echo "1..48"
 md=$tmp/s/report.md
 ok '"$report" --out "$tmp/s" "$fx/small.json" >"$tmp/summary"' "report runs on small.json"
 ok '[ -s "$md" ]' "report.md written to --out"
-has "$md" '| entry_timeout=0,attr_timeout=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → none |' \
+has "$md" '| entry_timeout=0,attr_timeout=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → patched: none → optin: none |' \
 	"syscall row: calls per kernel, differences, requests"
-has "$md" '| entry_timeout=0,attr_timeout=0 | statx | as-stat | type,ino | file | expired | 2 | 1 | 1 | -1 | -1 | 1 LOOKUP + 1 GETATTR → 1 LOOKUP |' \
+has "$md" '| entry_timeout=0,attr_timeout=0 | statx | as-stat | type,ino | file | expired | 2 | 1 | 1 | -1 | -1 | 1 LOOKUP + 1 GETATTR → patched: 1 LOOKUP → optin: 1 LOOKUP |' \
 	"syscall row: the opcodes behind the difference"
-has "$md" '| entry_timeout=60,attr_timeout=60 | stat | as-stat | basic | file | cold | — | fail | — | — | — | none → none |' \
+has "$md" '| entry_timeout=60,attr_timeout=60 | stat | as-stat | basic | file | cold | — | fail | — | — | — | none |' \
 	"a failed case says fail, a missing one —"
 has "$md" '| busybox ls -l | 0.23 | 0.23 | 0.23 | 0.21 | 0.21 | 0.21 |' \
 	"ls calls per file, cold: (1 + 1 + 6 + 15) / 100 and 230 / 1000"
@@ -52,7 +52,7 @@ ok 'grep -q "optin at 10 ms: 12.5 ms per call from 2 pairs, median error 4 %, wo
 	"estimates say their rule, its pairs and its error"
 has "$md" '| entry_timeout=0,attr_timeout=0 | dont | expired | 64 | 320 | 5.00 | 58 | 0 | 0.00 | 0.7 | 0 | 0.00 | 0.7 |' \
 	"deep path: calls, per file, ms for each kernel"
-has "$md" '| vers=4.2,actimeo=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 COMPOUND + 3 SEQUENCE + 3 PUTFH + 3 LOOKUP + 3 GETATTR → none |' \
+has "$md" '| vers=4.2,actimeo=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 COMPOUND + 3 SEQUENCE + 3 PUTFH + 3 LOOKUP + 3 GETATTR → patched: none → optin: none |' \
 	"NFS rows: calls are COMPOUNDs, opcodes listed"
 ok 'grep -q "34 cases: 32 measured, 1 skipped (predicted time over the budget), 1 failed" "$md"' \
 	"the header counts measured, skipped and failed cases"
@@ -77,7 +77,7 @@ ok '"$report" --out "$tmp/s2" "$fx/small.json" >/dev/null && cmp -s "$md" "$tmp/
 
 q=$tmp/q/report.md
 ok '"$report" --out "$tmp/q" "$fx/quick.json" >"$tmp/qsum"' "report runs on a recorded quick run"
-has "$q" '| entry_timeout=0,attr_timeout=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → none |' \
+has "$q" '| entry_timeout=0,attr_timeout=0 | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → patched: none → optin: none |' \
 	"recorded: statx DONT_SYNC of d1/d2/f, all expired: 3 LOOKUP on stock, none patched"
 ok 'grep -qx "fuse    GNU ls -l expired, calls/file      N=100 \[timeouts 0 s\]: [0-9.]* → [0-9.]* → [0-9.]*" "$tmp/qsum"' \
 	"recorded: the summary has GNU ls -l per file"
@@ -146,6 +146,10 @@ has "$v" "- patched on 6.12 (against stock 6.12): 1 of 3 counts differ: statx do
 ok '! awk "/^## 6.1 → /,/^## nfs3\$/" "$v" | grep -q "| 99 |\|| 5 |"' \
 	"the reference mount only: no nocto, no default_permissions row"
 ok '! grep -q "^## [0-9.]* → " "$md"' "one version (small.json): no such section"
+ok 'grep -q "| patched − stock | patched-6.12 − stock-6.12 | requests" "$v" &&
+	! grep -q "stock-6.12 − stock " "$v" &&
+	grep -q "A difference is a kernel minus the first kernel of its version (stock, stock-6.12)." "$v"' \
+	"differences against the first kernel of each version, never across versions"
 rc=0
 echo '{"schema":2}' >"$tmp/bad.json"
 "$report" "$tmp/bad.json" >/dev/null 2>&1 || rc=$?
