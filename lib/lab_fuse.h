@@ -186,4 +186,19 @@ static inline void lab_fuse_stop(struct lab_fuse *f)
 	f->pid = 0;
 }
 
+#ifdef ASSERT_NE
+/*
+ * For the guest tests (kselftest_harness.h first): fusecount's counters
+ * reset before @call, its stats after it into *@stats (freed first).
+ */
+#define FUSE_MEASURE(fs, stats, call)					\
+	do {								\
+		free(lab_ctl((fs)->sock, "reset"));			\
+		call;							\
+		free(*(stats));						\
+		*(stats) = lab_ctl((fs)->sock, "stats");		\
+		ASSERT_NE(NULL, *(stats));				\
+	} while (0)
+#endif
+
 #endif /* LAB_FUSE_H */

@@ -145,6 +145,21 @@ static inline void nfsd_delta(struct nfsd_counts *d,
 	d->compound = after->compound - before->compound;
 }
 
+#ifdef ASSERT_EQ
+/*
+ * For the guest tests (kselftest_harness.h first): the server's counters
+ * around @call, the difference into *@d.
+ */
+#define NFSD_MEASURE(d, call)						\
+	do {								\
+		struct nfsd_counts b_, a_;				\
+		ASSERT_EQ(0, lab_nfsd_read(&b_));			\
+		call;							\
+		ASSERT_EQ(0, lab_nfsd_read(&a_));			\
+		lab_nfsd_delta(d, &b_, &a_);				\
+	} while (0)
+#endif
+
 /* For the guest tests: 0, or -1 when the counters cannot be read. */
 static inline int lab_nfsd_read(struct nfsd_counts *c)
 {

@@ -211,14 +211,7 @@ TEST_F(local, monotonic_attribute)
  * NFSv4.2 over loopback, counted by knfsd.  actimeo=3600 (the cache
  * stays valid for the whole test) but for the expired_* tests: 1 s.
  */
-#define MEASURE(call)							\
-	do {								\
-		struct nfsd_counts b_, a_;				\
-		ASSERT_EQ(0, lab_nfsd_read(&b_));			\
-		call;							\
-		ASSERT_EQ(0, lab_nfsd_read(&a_));			\
-		lab_nfsd_delta(&self->d, &b_, &a_);			\
-	} while (0)
+#define MEASURE(call)	NFSD_MEASURE(&self->d, call)
 
 #define OPS(name)	(self->d.op[OP4_##name])
 #define COMPOUNDS	(self->d.compound)
@@ -380,14 +373,7 @@ TEST_F(nfs4, v3_never_offers_it)
 #undef MEASURE
 
 /* FUSE: fusecount over a tmpfs directory, with and without the INIT flag */
-#define MEASURE(call)							\
-	do {								\
-		free(lab_ctl(self->fs.sock, "reset"));			\
-		call;							\
-		free(self->stats);					\
-		self->stats = lab_ctl(self->fs.sock, "stats");		\
-		ASSERT_NE(NULL, self->stats);				\
-	} while (0)
+#define MEASURE(call)	FUSE_MEASURE(&self->fs, &self->stats, call)
 
 #define COUNT(op)	lab_count(self->stats, op)
 

@@ -42,14 +42,7 @@
 #include "lab_user.h"
 
 /* Reset the counters, run @call, then read them into self->rt.stats. */
-#define MEASURE(call)							\
-	do {								\
-		free(lab_ctl(self->rt.fs.sock, "reset"));		\
-		call;							\
-		free(self->rt.stats);					\
-		self->rt.stats = lab_ctl(self->rt.fs.sock, "stats");	\
-		ASSERT_NE(NULL, self->rt.stats);			\
-	} while (0)
+#define MEASURE(call)	FUSE_MEASURE(&self->rt.fs, &self->rt.stats, call)
 
 #define COUNT(op)	lab_count(self->rt.stats, op)
 

@@ -25,14 +25,7 @@
 
 #define NFILES	20
 
-#define MEASURE(call)							\
-	do {								\
-		free(lab_ctl(self->fs.sock, "reset"));			\
-		call;							\
-		free(self->stats);					\
-		self->stats = lab_ctl(self->fs.sock, "stats");		\
-		ASSERT_NE(NULL, self->stats);				\
-	} while (0)
+#define MEASURE(call)	FUSE_MEASURE(&self->fs, &self->stats, call)
 
 #define COUNT(op)	lab_count(self->stats, op)
 #define ATTR_OP		(lab_kernel() == LAB_STOCK ? "GETATTR" : "STATX")

@@ -34,14 +34,7 @@
 
 #define EXPIRE_MS	1200	/* past actimeo=1 */
 
-#define MEASURE(call)							\
-	do {								\
-		struct nfsd_counts b_, a_;				\
-		ASSERT_EQ(0, lab_nfsd_read(&b_));			\
-		call;							\
-		ASSERT_EQ(0, lab_nfsd_read(&a_));			\
-		lab_nfsd_delta(&self->d, &b_, &a_);			\
-	} while (0)
+#define MEASURE(call)	NFSD_MEASURE(&self->d, call)
 
 #define OPS(name)	(self->d.op[OP4_##name])
 #define COMPOUNDS	(self->d.compound)
