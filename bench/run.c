@@ -471,7 +471,7 @@ static void run_kernel_json(const struct lab_run *r, const struct lab_clock *c,
 
 /*
  * Where the run is: its kernel, and the clock its times come from
- * (guest/tests/lab_clock.h), once it has settled after boot and agrees
+ * (lib/lab_clock.h), once it has settled after boot and agrees
  * with the host's. Return: why those times would not be results (a
  * jiffies clock, no high-resolution timers, a rate off the host's by
  * more than 1 %), or NULL.

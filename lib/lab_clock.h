@@ -3,8 +3,8 @@
  * The guest's clock, as the lab needs it: which clocksource the kernel
  * keeps time with, which others it could fall back on, and the resolution
  * of CLOCK_MONOTONIC. A lab time is only a result on a clock that passes
- * lab_clock_problem(); guest/labclock.c and guest/tests/clock_test.c use
- * this header.
+ * lab_clock_problem(); guest/tools/labclock.c, guest/tests/clock_test.c
+ * and the runner (bench/run.c) use this header.
  */
 #ifndef LAB_CLOCK_H
 #define LAB_CLOCK_H
