@@ -35,6 +35,8 @@ lab_bail() {
 	if [ -n "${2:-}" ] && [ -s "$2" ]; then
 		echo "# $1: the last lines of its log:" >&2
 		tail -n 80 -- "$2" | sed 's/^/#   /' >&2
+	elif [ -n "${2:-}" ]; then
+		echo "# $1: its log $2 is empty" >&2
 	fi
 	echo "Bail out! $1"
 	exit 1

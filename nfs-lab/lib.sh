@@ -279,11 +279,12 @@ nl_t_run() {
 	for a; do [ "$a" != --vers ] || nvers=$((nvers + 1)); done
 	[ $nvers -gt 0 ] || nvers=1
 	cat >"$lab_tmp/cases"
-	if ! TMPDIR=$lab_tmp "$nl_here/run" --cases "$lab_tmp/cases" \
+	nl_st=0
+	TMPDIR=$lab_tmp "$nl_here/run" --cases "$lab_tmp/cases" \
 		--out "$lab_tmp/out.json" --timeout 300 "$@" \
-		>"$lab_tmp/run.log" 2>&1; then
-		lab_bail "nfs-lab/run $* failed" "$lab_tmp/run.log"
-	fi
+		>"$lab_tmp/run.log" 2>&1 || nl_st=$?
+	# the reason in the Bail out line itself: prove -j shows only that
+	[ $nl_st = 0 ] || lab_bail "nfs-lab/run $* failed (status $nl_st: $(grep -v '^ *|' "$lab_tmp/run.log" | tail -n 1))" "$lab_tmp/run.log"
 	echo "1..$plan"
 	sed 's/^/# /' "$lab_tmp/run.log"
 	# Every scalar of every case, one "FS ID PATH VALUE" line each: one
