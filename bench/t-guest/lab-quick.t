@@ -107,7 +107,7 @@ is "$([ "$w" -ge $((c * 10000)) ] && echo yes)" yes \
 	"ls -l at 10 ms per request: $w us >= $c requests x 10 ms"
 
 # The report shows those numbers.
-is "$(grep -cxF '| entry_timeout=0,attr_timeout=0,dont_sync_entries | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → none |' "$res/report.md")" 1 \
+is "$(grep -cxF '| entry_timeout=0,attr_timeout=0,dont_sync_entries | statx | dont | basic | deep | expired | 3 | 0 | 0 | -3 | -3 | 3 LOOKUP → patched: none → optin: none |' "$res/report.md")" 1 \
 	"report.md: the DONT_SYNC row, stock 3 -> patched 0 -> optin 0"
 is "$(grep -c '^fuse    statx DONT_SYNC d1/d2/f, expired *3 → 0 → 0 \[timeouts 0 s\]$' "$lab_tmp/summary")" 1 \
 	"the summary says so too"
