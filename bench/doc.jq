@@ -15,9 +15,13 @@ def clock_refused($ks):
 	| if $why and .error == null and .skipped == null
 	  then .error = "guest clock: \($why)" else . end;
 
-# Each kernel's release and, per role, its clock.
+# Each kernel's release, its role and version in lib/kernels.list (a
+# record of bench/lab's own), and per file system, its clock.
 def kernels:
-	reduce $k[] as $x ({}; .[$x.kernel].release = $x.release
+	(reduce $k[] as $x ({};
+		if $x.kernel_role then
+			.[$x.kernel] += {role: $x.kernel_role, kver: $x.kver}
+		else .[$x.kernel].release = $x.release end
 		| if $x.clocksource then .[$x.kernel].clock[$x.role] |=
 		  (. // {}) +
 		  {clocksource: $x.clocksource, res_ns: $x.clock_res_ns}
@@ -26,7 +30,9 @@ def kernels:
 		     else {} end)
 		  + ($x | with_entries(select(.key |
 		     test("^(host_ppm|host_ppm_lane|clock_refused)$"))))
-		  else . end);
+		  else . end))
+	# a kernel no lane reported on is not in the document
+	| with_entries(select(.value.release != null));
 
 {schema: 1}
 + (if $matrix != "" then {matrix: $matrix} else {} end)

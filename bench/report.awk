@@ -893,9 +893,10 @@ function gnuplot_script(   p, n, i, s, sp, names, np, q, kern, cmd, kn, nc) {
 
 # --- Across kernel versions ---------------------------------------------
 #
-# A kernel's version is its release's major.minor (REPORT_KVERS); its
-# role is its label without a "-VERSION" suffix: stock and stock-6.12
-# are the stock role on 6.1 and 6.12. The section compares each role
+# A kernel's version and role are lib/kernels.list's (bench/lab records
+# them); a file without them gives the release's major.minor and the
+# label without a "-VERSION" suffix: stock and stock-6.12 are the stock
+# role on 6.1 and 6.12. The section compares each role
 # across versions on the reference cases of every file system.
 
 function vkernels(   n, i, t, kv, r, v) {
@@ -904,14 +905,24 @@ function vkernels(   n, i, t, kv, r, v) {
 		split(t[i], kv, "=")
 		kver[kv[1]] = kv[2]
 	}
+	n = split(info["kroles"], t, " ")
+	for (i = 1; i <= n; i++) {
+		split(t[i], kv, "=")
+		krole[kv[1]] = kv[2]
+	}
 	nvr = nvv = 0
 	for (i = 1; i <= nk; i++) {
 		v = kver[ks[i]]
 		if (v == "")
 			continue
-		r = ks[i]
-		if (substr(r, length(r) - length(v)) == "-" v)
-			r = substr(r, 1, length(r) - length(v) - 1)
+		# its role: lib/kernels.list's, recorded by bench/lab; in an
+		# older file, its label without the version suffix
+		r = krole[ks[i]]
+		if (r == "") {
+			r = ks[i]
+			if (substr(r, length(r) - length(v)) == "-" v)
+				r = substr(r, 1, length(r) - length(v) - 1)
+		}
 		if (!(r in vrseen)) {
 			vrseen[r] = 1
 			vroles[++nvr] = r

@@ -125,6 +125,8 @@ def kernel_problems:
 	  object(".kernels.\($k)"; $v; 16) //
 	  matches(".kernels.\($k).release"; $v.release; stamp_re;
 		  "a release ([A-Za-z0-9._+:~-], 1 to 64)") //
+	  (("role", "kver") as $n | select($v[$n] != null)
+	   | name(".kernels.\($k).\($n)"; $v[$n])) //
 	  ($v.clock | select(. != null) | clock_problems($k));
 
 def failure_problems($i):

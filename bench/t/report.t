@@ -24,7 +24,7 @@ has() {
 	fi
 }
 
-echo "1..48"
+echo "1..49"
 md=$tmp/s/report.md
 ok '"$report" --out "$tmp/s" "$fx/small.json" >"$tmp/summary"' "report runs on small.json"
 ok '[ -s "$md" ]' "report.md written to --out"
@@ -146,6 +146,17 @@ has "$v" "- patched on 6.12 (against stock 6.12): 1 of 3 counts differ: statx do
 ok '! awk "/^## 6.1 → /,/^## nfs3\$/" "$v" | grep -q "| 99 |\|| 5 |"' \
 	"the reference mount only: no nocto, no default_permissions row"
 ok '! grep -q "^## [0-9.]* → " "$md"' "one version (small.json): no such section"
+# Roles and versions as bench/lab records them (lib/kernels.list): the
+# labels need no -VERSION suffix to pair
+jq '.kernels |= with_entries(.key |= sub("stock-6.12"; "old")
+	| .key |= sub("patched-6.12"; "mine")
+	| .value.role = (if .key == "old" or .key == "stock" then "stock"
+	  else "patched" end)) | .cases[].kernel |= sub("stock-6.12"; "old")
+	| .cases[].kernel |= sub("patched-6.12"; "mine")' \
+	"$fx/versions.json" >"$tmp/roles.json"
+"$report" --no-plots --out "$tmp/ro" "$tmp/roles.json" >/dev/null 2>&1 || :
+has "$tmp/ro/report.md" "| case | cache | stock 6.1 | stock 6.12 | patched 6.1 | patched 6.12 |" \
+	"kernels paired by their recorded role, not by their labels"
 ok 'grep -q "| patched − stock | patched-6.12 − stock-6.12 | requests" "$v" &&
 	! grep -q "stock-6.12 − stock " "$v" &&
 	grep -q "A difference is a kernel minus the first kernel of its version (stock, stock-6.12)." "$v"' \
