@@ -22,7 +22,7 @@ base=$LAB_CACHE/src/linux-$(kver_pkg_version)
 	die "no $KERNEL_PKG tree at $base (KVER=$KVER make kernel)"
 work=$LAB_CACHE/check-series-$KVER
 build=$work/build
-targets="fs/namei.o fs/stat.o fs/fuse/ fs/nfs/ fs/nfsd/"
+targets="fs/namei.o fs/stat.o fs/fuse/ fs/nfs/ fs/nfsd/ mm/shmem.o"
 status=0
 
 log() { printf 'check-series: %s\n' "$*"; }
