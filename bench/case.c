@@ -607,7 +607,7 @@ static bool lab_ts_eq(const struct timespec *a, const struct timespec *b)
 	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
 }
 
-/* Rewrite the first byte of @fd, with the clock set to @at meanwhile */
+/* Rewrite @fd's first byte, the clock set to its ctime (@was) meanwhile */
 static int lab_rewrite_at(int fd, const struct stat *was)
 {
 	struct timespec real, mono0, mono1, times[2] = { was->st_atim,
