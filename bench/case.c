@@ -22,7 +22,7 @@
 const char *const lab_cache_names[] = { "cold", "warm", "expired", "changed",
 					NULL };
 const char *const lab_workload_names[] = { "syscall", "ls", "cmd", "deep",
-					   NULL };
+					   "scan", NULL };
 
 enum lab_kind { K_WORD, K_WORKLOAD, K_CACHE, K_MASK, K_OPTS, K_UINT, K_BOOL,
 		K_REST };
@@ -40,7 +40,8 @@ struct lab_key {
 #define LS		(1u << LAB_LS)
 #define CMD		(1u << LAB_CMD)
 #define DEEP		(1u << LAB_DEEP)
-#define ALL		(SYSCALL | LS | CMD | DEEP)
+#define SCAN		(1u << LAB_SCAN)
+#define ALL		(SYSCALL | LS | CMD | DEEP | SCAN)
 #define STR(f)		offsetof(struct lab_case, f), \
 			sizeof(((struct lab_case *)0)->f)
 #define NUM(f, max)	offsetof(struct lab_case, f), (max)
@@ -51,12 +52,12 @@ static const struct lab_key lab_keys[] = {
 	  SYSCALL | LS },
 	{ "form", K_WORD, STR(form), "plain|color|long|inode", LS },
 	{ "sync", K_WORD, STR(sync), "as-stat|dont|force",
-	  SYSCALL | LS | DEEP },
+	  SYSCALL | LS | DEEP | SCAN },
 	{ "mask", K_MASK, STR(mask), NULL, SYSCALL },
 	{ "object", K_WORD, STR(object), "file|dir|symlink|deep|deeper",
 	  SYSCALL },
 	{ "nofollow", K_BOOL, NUM(nofollow, 1), NULL, SYSCALL },
-	{ "n", K_UINT, NUM(n, 10000), NULL, LS | CMD },
+	{ "n", K_UINT, NUM(n, 10000), NULL, LS | CMD | SCAN },
 	{ "cache", K_CACHE, NUM(cache, 0), NULL, ALL },
 	{ "opts", K_OPTS, STR(opts), NULL, ALL },
 	{ "delay", K_UINT, NUM(delay_ms, 10000), NULL, ALL },
@@ -269,6 +270,11 @@ static const char *lab_check(const struct lab_case *k, unsigned int seen)
 			"workload=deep takes cache=cold, warm or expired";
 	case LAB_LS:
 		return lab_check_ls(k);
+	case LAB_SCAN:
+		if (k->cache != LAB_EXPIRED)
+			return "workload=scan takes cache=expired";
+		return k->n >= LAB_SCAN_CHANGES ? NULL :
+			"workload=scan takes n=2 or more";
 	default:
 		break;
 	}
@@ -306,6 +312,20 @@ static void lab_imply(struct lab_case *k, unsigned int seen)
 	}
 	if (k->workload == LAB_CMD)
 		strcpy(k->call, "cmd");
+	if (k->workload == LAB_SCAN) {
+		strcpy(k->call, "statx");
+		/* what the scan compares: the mask its statx asks for */
+		if (!strcmp(k->sync, "as-stat")) {
+			strcpy(k->mask, "mtime,ctime,size");
+			k->mask_bits = STATX_MTIME | STATX_CTIME | STATX_SIZE;
+		} else {
+			strcpy(k->mask, "change_cookie");
+			k->mask_bits = STATX_COOKIE;
+		}
+		strcpy(k->object, "dir");
+		if (!(seen & lab_key_bit("n")))
+			k->n = LAB_SCAN_N;
+	}
 }
 
 /* The key of the word at @word (@len long, up to '='), or -1. */
@@ -424,7 +444,8 @@ void lab_case_keys(FILE *f, const char *kernel, const char *fs,
 		lab_json_key(f, "form", k->form);
 	if (k->workload != LAB_CMD)
 		lab_json_key(f, "sync", k->sync);
-	if (k->workload == LAB_SYSCALL || k->workload == LAB_DEEP)
+	if (k->workload == LAB_SYSCALL || k->workload == LAB_DEEP ||
+	    k->workload == LAB_SCAN)
 		lab_json_key(f, "mask", k->mask);
 	if (k->workload != LAB_CMD)
 		lab_json_key(f, "object", k->object);
@@ -556,4 +577,118 @@ long long lab_now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* The @i-th file of a scan directory: "f0000" */
+void lab_scan_name(char *p, size_t len, unsigned int i)
+{
+	snprintf(p, len, "f%04u", i);
+}
+
+/* stx_change_cookie, at 0xc0 of struct statx (the 6.12 series' uapi) */
+unsigned long long lab_stx_cookie(const struct statx *stx)
+{
+	unsigned long long c;
+
+	memcpy(&c, (const char *)stx + 0xc0, sizeof(c));
+	return c;
+}
+
+static struct timespec lab_ts_add(struct timespec t, long long ns)
+{
+	ns += t.tv_nsec;
+	t.tv_sec += ns / 1000000000;
+	t.tv_nsec = ns % 1000000000;
+	return t;
+}
+
+static bool lab_ts_eq(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/* Rewrite @fd's first byte, the clock set to its ctime (@was) meanwhile */
+static int lab_rewrite_at(int fd, const struct stat *was)
+{
+	struct timespec real, mono0, mono1, times[2] = { was->st_atim,
+							  was->st_mtim };
+	char c;
+	int err = 0;
+
+	if (pread(fd, &c, 1, 0) != 1)
+		return -EIO;
+	c ^= 0x20;	/* "data" <-> "Data": another content, the same size */
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_MONOTONIC, &mono0);
+	if (clock_settime(CLOCK_REALTIME, &was->st_ctim))
+		return -errno;
+	if (pwrite(fd, &c, 1, 0) != 1 || futimens(fd, times))
+		err = -EIO;
+	clock_gettime(CLOCK_MONOTONIC, &mono1);
+	real = lab_ts_add(real, (mono1.tv_sec - mono0.tv_sec) * 1000000000LL +
+				mono1.tv_nsec - mono0.tv_nsec);
+	if (clock_settime(CLOCK_REALTIME, &real) && !err)
+		err = -errno;
+	return err;
+}
+
+/**
+ * lab_rewrite_unseen - change a file so that no timestamp shows it
+ * @dfd: its directory
+ * @name: the file, below @dfd
+ *
+ * Two writes of the same size within one tick of the clock the file
+ * system stamps with leave mtime, ctime and size as they were; a scan
+ * that compares them sees nothing. Made deterministic: the clock is set
+ * to the file's ctime for the write (the kernel stamps with its coarse
+ * clock, which shows the value set until its next tick), the atime and
+ * mtime are put back, then the clock is set forward again by what
+ * passed. A tick between the two settings moves the ctime: tried again.
+ *
+ * Return: 0, -EAGAIN when the ctime moved every time, or -errno.
+ */
+int lab_rewrite_unseen(int dfd, const char *name)
+{
+	struct stat was, now;
+	int fd, err, tries;
+
+	fd = openat(dfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &was) ? -errno : -EAGAIN;
+	for (tries = 0; err == -EAGAIN && tries < 8; tries++) {
+		err = lab_rewrite_at(fd, &was);
+		if (!err && fstat(fd, &now))
+			err = -errno;
+		else if (!err && (!lab_ts_eq(&now.st_ctim, &was.st_ctim) ||
+				  !lab_ts_eq(&now.st_mtim, &was.st_mtim) ||
+				  now.st_size != was.st_size))
+			err = -EAGAIN;
+	}
+	close(fd);
+	return err;
+}
+
+/*
+ * The scan's change to its @i-th file, below @dfd, behind the client's
+ * back: LAB_SCAN_GROWN appends, LAB_SCAN_UNSEEN is rewritten unseen,
+ * the others stay as they are. 0 or -errno.
+ */
+int lab_scan_change(int dfd, unsigned int i)
+{
+	char name[16];
+	int fd, err = 0;
+
+	lab_scan_name(name, sizeof(name), i);
+	if (i == LAB_SCAN_UNSEEN)
+		return lab_rewrite_unseen(dfd, name);
+	if (i != LAB_SCAN_GROWN)
+		return 0;
+	fd = openat(dfd, name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "more\n", 5) != 5)
+		err = -EIO;
+	close(fd);
+	return err;
 }

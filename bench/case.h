@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-enum lab_workload { LAB_SYSCALL, LAB_LS, LAB_CMD, LAB_DEEP };
+enum lab_workload { LAB_SYSCALL, LAB_LS, LAB_CMD, LAB_DEEP, LAB_SCAN };
 enum lab_cache { LAB_COLD, LAB_WARM, LAB_EXPIRED, LAB_CHANGED };
 
 /*
@@ -27,6 +27,23 @@ enum lab_cache { LAB_COLD, LAB_WARM, LAB_EXPIRED, LAB_CHANGED };
 #define LAB_DEEP_LEAVES	16	/* 2^LAB_DEEP_DEPTH */
 #define LAB_DEEP_FILES	4	/* per leaf directory */
 #define LAB_DEEP_N	(LAB_DEEP_LEAVES * LAB_DEEP_FILES)
+
+/*
+ * The scan (workload=scan): which of the n files f0000.. of a directory
+ * changed since the last scan, as a backup or sync tool asks. After the
+ * last scan two change behind the client's back: LAB_SCAN_GROWN grows
+ * (its size and times move), LAB_SCAN_UNSEEN is rewritten with the same
+ * size and keeps its times (a change within one timestamp granule: only
+ * the change cookie shows it). sync= is the way the scan asks:
+ *   as-stat  statx of mtime, ctime and size (what stat() tools compare)
+ *   dont     the directory listed once, then statx DONT_SYNC of the cookie
+ *   force    statx FORCE_SYNC of the cookie
+ */
+#define LAB_SCAN_GROWN		0
+#define LAB_SCAN_UNSEEN		1
+#define LAB_SCAN_CHANGES	2
+#define LAB_SCAN_N		16	/* files when the case line says no n= */
+#define STATX_COOKIE		0x40000000U	/* STATX_CHANGE_COOKIE */
 
 struct lab_case {
 	unsigned int id;	/* its case line in the plan, from 1 */
@@ -70,5 +87,10 @@ const char *lab_ls_argv(const struct lab_case *k, const char *dir, bool json,
 void lab_deep_leaf(char *p, size_t len, const char *root, unsigned int leaf);
 int lab_deep_walk(const char *root, int flags);
 long long lab_now_us(void);
+
+void lab_scan_name(char *p, size_t len, unsigned int i);
+unsigned long long lab_stx_cookie(const struct statx *stx);
+int lab_scan_change(int dfd, unsigned int i);
+int lab_rewrite_unseen(int dfd, const char *name);
 
 #endif /* LAB_CASE_H */

@@ -8,7 +8,8 @@
  *
  * Syscall cases in a row with the same mount options share one daemon,
  * each on objects of its own (s<case>.*, made before mounting, so cold
- * stays cold); an ls case and the deep walk get a fresh one. The delay
+ * stays cold); an ls case, the deep walk and a scan get a fresh one (a
+ * scan's changes are made in its backing directory). The delay
  * is set for the measured call only: mounting and priming run at full
  * speed. Expired caches are mounts with timeouts of 0: nothing to wait
  * for. A case is primed by the measured call itself.
@@ -277,6 +278,42 @@ static int fb_deep_tree(void)
 	return 0;
 }
 
+/* A scan's @n files in @back, "data\n" each, made anew */
+static int fb_scan_tree(const char *back, unsigned int n)
+{
+	char p[FB_PATH], name[16];
+	unsigned int i;
+	int fd, ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		lab_scan_name(name, sizeof(name), i);
+		snprintf(p, sizeof(p), "%s/%s", back, name);
+		fd = open(p, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || write(fd, "data\n", 5) != 5)
+			ret = -1;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (ret)
+		fprintf(stderr, "fusebench: scan files in %s: %s\n", back,
+			strerror(errno));
+	return ret;
+}
+
+static int fb_setup_scan(struct lab_run *r, const struct lab_case *c)
+{
+	char name[32], back[64];
+
+	snprintf(name, sizeof(name), "scan%d", r->index);
+	snprintf(back, sizeof(back), "/tmp/%s.back", name);
+	if (fb_dir(back) || fb_scan_tree(back, c->n) ||
+	    fb_mount(&fb.fs, name, c->opts))
+		return -1;
+	fb.mounted = true;
+	snprintf(r->dir, sizeof(r->dir), "%s", fb.fs.mnt);
+	return 0;
+}
+
 static int fb_setup(struct lab_run *r, const struct lab_case *c)
 {
 	char name[32];
@@ -291,6 +328,8 @@ static int fb_setup(struct lab_run *r, const struct lab_case *c)
 		snprintf(r->dir, sizeof(r->dir), "%s/dir", fb.fs.mnt);
 		return 0;
 	}
+	if (c->workload == LAB_SCAN)
+		return fb_setup_scan(r, c);
 	if (c->workload != LAB_DEEP) {
 		fprintf(stderr, "fusebench: no %s workload on FUSE\n",
 			lab_workload_names[c->workload]);
@@ -332,15 +371,40 @@ static unsigned int fb_valid_ms(const struct lab_case *c)
 	return least > 0 ? (unsigned int)(least * 1000) : 0;
 }
 
+/* A scan's changes, in the backing directory: behind the kernel's back */
+static int fb_scan_changes(unsigned int n)
+{
+	unsigned int i;
+	int dfd, err = 0;
+
+	dfd = open(fb.fs.back, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	for (i = 0; i < n && !err; i++)
+		err = lab_scan_change(dfd, i);
+	close(dfd);
+	return err;
+}
+
 /*
  * Expired is a mount with timeouts of 0, or one whose timeouts are waited
- * out (libfuse's second); changed is not there.
+ * out (libfuse's second), after a scan's changes; changed is not there.
  */
 static int fb_age(struct lab_run *r, const struct lab_case *c)
 {
 	unsigned int ms = fb_valid_ms(c);
+	int err;
 
 	(void)r;
+	if (c->workload == LAB_SCAN) {
+		err = fb_scan_changes(c->n);
+		if (err) {
+			fprintf(stderr, "fusebench: the scan's changes: %s\n",
+				err == -EAGAIN ? "the ctime moved every time" :
+						 strerror(-err));
+			return -1;
+		}
+	}
 	if (c->cache == LAB_EXPIRED && ms)
 		lab_sleep_ms(ms + 200);
 	if (c->cache != LAB_CHANGED)

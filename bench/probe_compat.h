@@ -30,6 +30,11 @@
 #define STATX_DIOALIGN		0x00002000U
 #endif
 
+/* The 6.12 series' change cookie (kernel/patches-6.12, patch 15) */
+#ifndef STATX_CHANGE_COOKIE
+#define STATX_CHANGE_COOKIE	0x40000000U
+#endif
+
 #ifndef STATX_ATTR_MOUNT_ROOT
 #define STATX_ATTR_MOUNT_ROOT	0x00002000
 #endif
@@ -38,6 +43,10 @@
 #endif
 #ifndef STATX_ATTR_DAX
 #define STATX_ATTR_DAX		0x00200000
+#endif
+
+#ifndef STATX_ATTR_CHANGE_MONOTONIC
+#define STATX_ATTR_CHANGE_MONOTONIC	0x8000000000000000ULL
 #endif
 
 #ifndef AT_STATX_SYNC_AS_STAT

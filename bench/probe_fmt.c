@@ -6,6 +6,7 @@
  * compared with it by eye, except that times are always UTC: the guest
  * and the host rarely agree on a time zone.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -23,6 +24,7 @@
 #define STX_MNT_ID_OFF		0x90
 #define STX_DIO_MEM_OFF		0x98
 #define STX_DIO_OFFSET_OFF	0x9c
+#define STX_CHANGE_COOKIE_OFF	0xc0	/* the 6.12 series' patch 15 */
 
 _Static_assert(sizeof(struct statx) == 0x100, "struct statx is not 256 bytes");
 _Static_assert(offsetof(struct statx, stx_dev_minor) == 0x8c,
@@ -61,6 +63,40 @@ void probe_stx_set_dioalign(struct statx *stx, uint32_t mem, uint32_t offset)
 {
 	memcpy((char *)stx + STX_DIO_MEM_OFF, &mem, sizeof(mem));
 	memcpy((char *)stx + STX_DIO_OFFSET_OFF, &offset, sizeof(offset));
+}
+
+uint64_t probe_stx_change_cookie(const struct statx *stx)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)stx + STX_CHANGE_COOKIE_OFF, sizeof(v));
+	return v;
+}
+
+void probe_stx_set_change_cookie(struct statx *stx, uint64_t cookie)
+{
+	memcpy((char *)stx + STX_CHANGE_COOKIE_OFF, &cookie, sizeof(cookie));
+}
+
+/*
+ * The change cookie as a word: its value when the kernel set the mask
+ * bit, "not reported" when it was asked for and not set, NULL when it
+ * was not asked for.
+ */
+static const char *cookie_word(const struct probe_report *rep,
+			       const struct statx *stx, char *buf, size_t len)
+{
+	if (stx->stx_mask & STATX_CHANGE_COOKIE) {
+		snprintf(buf, len, "0x%llx",
+			 (unsigned long long)probe_stx_change_cookie(stx));
+		return buf;
+	}
+	return rep->request_mask & STATX_CHANGE_COOKIE ? "not reported" : NULL;
+}
+
+static bool cookie_monotonic(const struct statx *stx)
+{
+	return stx->stx_attributes & STATX_ATTR_CHANGE_MONOTONIC;
 }
 
 static void timespec_to_stx(struct statx_timestamp *ts,
@@ -273,9 +309,16 @@ static void print_times(FILE *f, const struct statx *stx)
 		print_time_line(f, " Birth: ", &stx->stx_btime);
 }
 
-/* Not in 6.1's test-statx; printed only when asked for and returned. */
-static void print_extras(FILE *f, const struct statx *stx)
+/*
+ * Not in 6.1's test-statx; printed only when asked for and returned, but
+ * the change cookie, which says "not reported" when asked for in vain.
+ */
+static void print_extras(FILE *f, const struct probe_report *rep,
+			 const struct statx *stx)
 {
+	char buf[24];
+	const char *cookie = cookie_word(rep, stx, buf, sizeof(buf));
+
 	if (stx->stx_mask & STATX_MNT_ID)
 		fprintf(f, "Mnt ID: %llu\n",
 			(unsigned long long)probe_stx_mnt_id(stx));
@@ -283,6 +326,10 @@ static void print_extras(FILE *f, const struct statx *stx)
 		fprintf(f, "DIO align: mem %u, offset %u\n",
 			probe_stx_dio_mem_align(stx),
 			probe_stx_dio_offset_align(stx));
+	if (cookie)
+		fprintf(f, "Change cookie: %s%s\n", cookie,
+			!(stx->stx_mask & STATX_CHANGE_COOKIE) ? "" :
+			cookie_monotonic(stx) ? " (monotonic)" : "");
 }
 
 void probe_print_text(FILE *f, const struct probe_report *rep,
@@ -296,7 +343,7 @@ void probe_print_text(FILE *f, const struct probe_report *rep,
 	print_device_line(f, stx);
 	print_access_line(f, stx);
 	print_times(f, stx);
-	print_extras(f, stx);
+	print_extras(f, rep, stx);
 	if (stx->stx_attributes_mask) {
 		probe_attr_picture(picture, stx->stx_attributes,
 				   stx->stx_attributes_mask);
@@ -365,9 +412,12 @@ static void json_unconditional(FILE *f, const struct statx *stx)
 		(unsigned long long)stx->stx_attributes_mask);
 }
 
-static void json_times_and_extras(FILE *f, const struct statx *stx)
+static void json_times_and_extras(FILE *f, const struct probe_report *rep,
+				  const struct statx *stx)
 {
 	unsigned int m = stx->stx_mask;
+	char buf[24];
+	const char *cookie = cookie_word(rep, stx, buf, sizeof(buf));
 
 	if (m & STATX_ATIME)
 		json_time(f, "atime", &stx->stx_atime);
@@ -384,6 +434,11 @@ static void json_times_and_extras(FILE *f, const struct statx *stx)
 		fprintf(f, ",\"dio_mem_align\":%u,\"dio_offset_align\":%u",
 			probe_stx_dio_mem_align(stx),
 			probe_stx_dio_offset_align(stx));
+	if (cookie)
+		fprintf(f, ",\"change_cookie\":\"%s\"", cookie);
+	if (m & STATX_CHANGE_COOKIE)
+		fprintf(f, ",\"change_monotonic\":%s",
+			cookie_monotonic(stx) ? "true" : "false");
 }
 
 void probe_print_json(FILE *f, const struct probe_report *rep,
@@ -396,7 +451,7 @@ void probe_print_json(FILE *f, const struct probe_report *rep,
 		rep->flags, stx->stx_mask);
 	json_identity(f, stx);
 	json_unconditional(f, stx);
-	json_times_and_extras(f, stx);
+	json_times_and_extras(f, rep, stx);
 	fputs("}\n", f);
 }
 

@@ -33,6 +33,8 @@ void probe_stx_set_mnt_id(struct statx *stx, uint64_t mnt_id);
 uint32_t probe_stx_dio_mem_align(const struct statx *stx);
 uint32_t probe_stx_dio_offset_align(const struct statx *stx);
 void probe_stx_set_dioalign(struct statx *stx, uint32_t mem, uint32_t offset);
+uint64_t probe_stx_change_cookie(const struct statx *stx);
+void probe_stx_set_change_cookie(struct statx *stx, uint64_t cookie);
 
 const char *probe_type_name(unsigned int mode);
 void probe_attr_picture(char *out, uint64_t attributes, uint64_t attr_mask);

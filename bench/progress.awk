@@ -24,7 +24,8 @@ function field(k,   v) {
 }
 
 # A guess at a case's seconds: a fit to a quick FUSE lane (each case's
-# arrival timed on the host), not a model of run.c's steps. 0.03 s a syscall case, 0.06 a deep walk. An ls
+# arrival timed on the host), not a model of run.c's steps. 0.03 s a syscall case, 0.06 a deep walk, 1.5 a
+# scan (its wait past a 1 s attribute timeout). An ls
 # case: 0.25 s, plus its measured call three times when that takes
 # under a second (run.c's repeats, each with its own setup and warm-up,
 # which the constants absorb), plus one call's worth of TCG when it is
@@ -35,6 +36,8 @@ function field(k,   v) {
 # tick per request) will skip it. The delayed cases fit within 10 %,
 # the others within 20 % but for cold ls (0.27 s against 0.26-0.44).
 function weight(   n, d, req, call, warm) {
+	if ($0 ~ /"workload":"scan"/)
+		return 1.5
 	if ($0 !~ /"workload":"ls"/)
 		return $0 ~ /"workload":"deep"/ ? 0.06 : 0.03
 	n = num("n")

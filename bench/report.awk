@@ -6,6 +6,8 @@
 # (NFS: the server's median time per request on its interface, call in
 # to reply out, us; the first run) hold (NFS: the median time netem held
 # a reply, from the qdisc's taking it to its departure, us; first run)
+# readdir (NFS: what the client decided) bytes (NFS: on the wire) scan
+# (a scan: "MISSED CHANGED FALSE_ALARMS", or "nr": cookie not reported)
 # Writes the Markdown to stdout, the summary to SUMMARY, gnuplot data
 # under PLOTDIR, the gnuplot script to GP and the plots' names to
 # PLOTLIST. FAILURES (kernel, fs, line) holds the last lines of each
@@ -105,6 +107,8 @@ function key(   k) {
 	}
 	if ($23 != "")
 		wbytes[k, $1] = $23
+	if ($24 != "")
+		scanres[k, $1] = $24
 	nrun++
 }
 
@@ -598,6 +602,82 @@ function deep_table(fs,   i, k, f, j, c, any) {
 			    ms(wall[k, ks[j]])
 		print c " |"
 	}
+}
+
+# A scan's mode, as the table names it
+function scan_mode(sync) {
+	if (sync == "as-stat")
+		return "(a) statx mtime,ctime,size"
+	if (sync == "dont")
+		return "(b) list, cookie DONT_SYNC"
+	return "(c) cookie FORCE_SYNC"
+}
+
+# What a scan missed: "1 of 2" (and its false alarms), or why not known
+function scan_cell(k, kern,   r) {
+	if ((k, kern) in failed)
+		return "fail"
+	if ((k, kern) in skipped)
+		return "skip"
+	if (!((k, kern) in scanres))
+		return "—"
+	if (scanres[k, kern] == "nr")
+		return "cookie not reported"
+	split(scanres[k, kern], r, " ")
+	return r[1] " of " r[2] (r[3] > 0 ? ", " r[3] " false" : "")
+}
+
+function scan_table(fs,   i, k, f, j, c, any) {
+	for (i = 1; i <= ncase && !any; i++) {
+		split(order[i], f, SUBSEP)
+		any = f[1] == fs && f[3] == "scan"
+	}
+	if (!any)
+		return
+	print "\n### " fs ": which files changed since the last scan\n"
+	print "After a scan, two files changed behind the client's back: " \
+	      "one grew, one was rewritten with its size and times kept " \
+	      "(a change within one timestamp granule). The scan again, " \
+	      "its attributes expired: calls per file, and the changes it " \
+	      "missed. (b) lists the directory once first.\n"
+	for (j = 1; j <= nk; j++) {
+		hdr[2 * j - 1] = ks[j] " per file"
+		hdr[2 * j] = "missed"
+	}
+	header("mount | mode | files", 2 * nk)
+	for (i = 1; i <= ncase; i++) {
+		k = order[i]
+		split(k, f, SUBSEP)
+		if (f[1] != fs || f[3] != "scan")
+			continue
+		c = "| " profile(f[2]) " | " scan_mode(f[6]) " | " f[10]
+		for (j = 1; j <= nk; j++)
+			c = c " | " (calls[k, ks[j]] == "" ? ccell(k, ks[j]) : \
+				     per(calls[k, ks[j]], f[10])) " | " \
+			    scan_cell(k, ks[j])
+		print c " |"
+	}
+}
+
+# One summary line: each kernel's misses by mode (a/b/c; nr: no cookie)
+function scan_line(fs,   i, k, f, j, s, m, r, n) {
+	s = ""
+	for (j = 1; j <= nk; j++) {
+		m = ""
+		n = 0
+		for (i = 1; i <= ncase; i++) {
+			k = order[i]
+			split(k, f, SUBSEP)
+			if (f[1] != fs || f[3] != "scan")
+				continue
+			split(scanres[k, ks[j]], r, " ")
+			m = m (n++ ? "/" : "") \
+			    ((k, ks[j]) in scanres ? r[1] : "—")
+		}
+		s = s (j > 1 ? " → " : "") m
+	}
+	if (n)
+		say(sprintf("%-7s %-34s %s", fs, "scan missed (as-stat/dont/force)", s))
 }
 
 # The ls rows of one fs and cache, and the N and delays they cover.
@@ -1169,6 +1249,7 @@ function summarize(   fs, i, k, f) {
 		ls_line(fs, "lsx -l --dont-sync expired, c/file", "lsx", "long", "dont", "expired", 0, 0)
 		ls_line(fs, "GNU ls -l cold at 10 ms/req, ms", "gnu-ls", "long", "as-stat", "cold", 10, 1)
 		ls_line(fs, "GNU ls -l expired at 10 ms/req, ms", "gnu-ls", "long", "as-stat", "expired", 10, 1)
+		scan_line(fs)
 	}
 }
 
@@ -1214,6 +1295,7 @@ END {
 		ls_time_table(fs, "cold")
 		ls_time_table(fs, "expired")
 		deep_table(fs)
+		scan_table(fs)
 		syscall_table(fs)
 	}
 	gnuplot_script()

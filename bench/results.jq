@@ -83,7 +83,23 @@ def case_problems($i):
 		  "wire_hold_us", "wire_hold_median_us", "wire_bytes_in",
 		  "wire_bytes_out") as $k
 		 | select($c[$k] != null) | number("\($w) .\($k)"; $c[$k])),
-		(("n", "delay_ms", "calls", "wall_us") as $k
+		(("changed", "detected", "missed", "false_alarms", "unreported") as $k
+		 | select($c[$k] != null) | number("\($w) .\($k)"; $c[$k])),
+		# a scan: what it found, or that the cookie was not reported
+		(select($c.cookie != null and $c.cookie != "not reported")
+		 | "\($w) .cookie is \($c.cookie | shown), want \"not reported\""),
+		(select($c.workload == "scan" and $c.skipped == null and
+			$c.error == null and
+			($c.changed == null or ($c.cookie == null and
+			 ($c.detected == null or $c.missed == null))))
+		 | "\($w) is a scan without .changed, .detected and .missed or .cookie"),
+		(select(($c.changed | type) == "number" and
+			($c.detected | type) == "number" and
+			($c.missed | type) == "number" and
+			$c.detected + $c.missed != $c.changed)
+		 | "\($w) .detected + .missed is not .changed"),
+		(("n", "delay_ms", "calls", "wall_us", "changed", "detected",
+		  "missed", "false_alarms", "unreported") as $k
 		 | select(($c[$k] | type) == "number" and $c[$k] < 0)
 		 | "\($w) .\($k) is \($c[$k]), want 0 or more"),
 		(select(($c.n | type) == "number" and $c.n == 0)

@@ -16,6 +16,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,6 +41,11 @@ struct run_result {
 	char lsx[320];		/* lsx's one-line summary */
 	int seen;		/* changed: -1 unknown, 0 old ctime, 1 new */
 	long long primed_us;	/* from the warm-up's end to the call's start */
+	struct run_scan {
+		int flagged;	/* files the scan says changed */
+		int detected;	/* of the LAB_SCAN_CHANGES that did */
+		int unreported;	/* files whose cookie was asked for, not set */
+	} scan;
 	const char *state;	/* why the cache was not in the claimed state */
 	const char *error;	/* why the case failed, or NULL */
 };
@@ -126,8 +133,102 @@ static long run_listed(const struct lab_case *k, char *lsx, size_t len)
 	return lines;
 }
 
+/* The @i-th file of a scan case's directory, into @p */
+static void run_scan_path(const struct lab_run *r, unsigned int i, char *p,
+			  size_t len)
+{
+	char name[16];
+
+	lab_scan_name(name, sizeof(name), i);
+	snprintf(p, len, "%s/%s", r->dir, name);
+}
+
+/*
+ * The last scan, whose answers the measured one compares with: every
+ * file's times, size and cookie, fresh from the server (FORCE_SYNC).
+ */
+static int run_scan_ref(const struct lab_run *r, const struct lab_case *k,
+			struct statx *ref)
+{
+	unsigned int i, mask = STATX_MTIME | STATX_CTIME | STATX_SIZE |
+			       STATX_COOKIE;
+	char p[200];
+
+	for (i = 0; i < k->n; i++) {
+		run_scan_path(r, i, p, sizeof(p));
+		if (syscall(SYS_statx, AT_FDCWD, p, AT_STATX_FORCE_SYNC, mask,
+			    &ref[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Read the whole directory once: what the dont scan starts with */
+static int run_scan_list(const struct lab_run *r)
+{
+	DIR *d = opendir(r->dir);
+	int err;
+
+	if (!d)
+		return errno;
+	errno = 0;
+	while (readdir(d))
+		;
+	err = errno;
+	closedir(d);
+	return err;
+}
+
+static bool run_stx_ts_eq(const struct statx_timestamp *a,
+			  const struct statx_timestamp *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/*
+ * Did file @now change since @ref, as the scan's mode can tell? A
+ * cookie asked for and not reported cannot vouch for the file: it
+ * counts as changed (what a careful scanner does), and as unreported.
+ */
+static bool run_scan_flags(const struct lab_case *k, const struct statx *ref,
+			   const struct statx *now, struct run_scan *sc)
+{
+	if (!strcmp(k->sync, "as-stat"))
+		return !run_stx_ts_eq(&ref->stx_mtime, &now->stx_mtime) ||
+		       !run_stx_ts_eq(&ref->stx_ctime, &now->stx_ctime) ||
+		       ref->stx_size != now->stx_size;
+	if (!(now->stx_mask & STATX_COOKIE) || !(ref->stx_mask & STATX_COOKIE))
+		return ++sc->unreported, true;
+	return lab_stx_cookie(ref) != lab_stx_cookie(now);
+}
+
+/* The measured scan: which files changed since @ref; first errno */
+static int run_scan(const struct lab_run *r, const struct lab_case *k,
+		    const struct statx *ref, struct run_scan *sc)
+{
+	int flags = lab_sync_flags(k->sync), err = 0;
+	struct statx now;
+	unsigned int i;
+	char p[200];
+
+	if (!strcmp(k->sync, "dont"))
+		err = run_scan_list(r);
+	for (i = 0; i < k->n && !err; i++) {
+		run_scan_path(r, i, p, sizeof(p));
+		memset(&now, 0, sizeof(now));
+		if (syscall(SYS_statx, AT_FDCWD, p, flags, k->mask_bits, &now))
+			err = errno;
+		else if (run_scan_flags(k, &ref[i], &now, sc)) {
+			sc->flagged++;
+			sc->detected += i < LAB_SCAN_CHANGES;
+		}
+	}
+	return err;
+}
+
 static void run_measure(const struct lab_run *r, const struct lab_case *k,
-			int dirfd, struct run_result *res)
+			int dirfd, const struct statx *ref,
+			struct run_result *res)
 {
 	long long t0 = lab_now_us();
 
@@ -137,6 +238,9 @@ static void run_measure(const struct lab_run *r, const struct lab_case *k,
 		res->attrs = !res->err;
 	} else if (k->workload == LAB_DEEP) {
 		res->err = lab_deep_walk(r->dir, lab_sync_flags(k->sync));
+		res->wall_us = lab_now_us() - t0;
+	} else if (k->workload == LAB_SCAN) {
+		res->err = run_scan(r, k, ref, &res->scan);
 		res->wall_us = lab_now_us() - t0;
 	} else {
 		res->status = run_command(r, k, &res->wall_us);
@@ -154,15 +258,17 @@ static void run_measure(const struct lab_run *r, const struct lab_case *k,
  * The warm-up: the measured call itself (prime_with_call), or stat() of
  * the object (lstat() where the call does not follow it) whose ctime a
  * "changed" case compares with; ls and cmd run their command, the deep
- * case walks its tree as stat() would.
+ * case walks its tree as stat() would, a scan makes its last scan.
  */
 static int run_warm_up(const struct lab_run *r, const struct lab_case *k,
-		       int dirfd, struct statx *stx)
+		       int dirfd, struct statx *stx, struct statx *ref)
 {
 	bool nofollow = k->nofollow || !strcmp(k->call, "lstat");
 	struct lab_case st = *k;
 	long long us;
 
+	if (k->workload == LAB_SCAN)
+		return run_scan_ref(r, k, ref);
 	if (k->workload == LAB_DEEP)
 		return lab_deep_walk(r->dir, 0), 0;
 	if (k->workload != LAB_SYSCALL)
@@ -183,6 +289,26 @@ static int run_seen(const struct statx *warm, const struct run_result *res)
 	       res->stx.stx_ctime.tv_nsec != warm->stx_ctime.tv_nsec;
 }
 
+/*
+ * A scan's answer: the files changed behind the client's back, those it
+ * found, missed and flagged wrongly; a scan by the cookie that got none
+ * says so instead of counting.
+ */
+static void run_scan_answer(FILE *f, const struct lab_case *k,
+			    const struct run_scan *sc)
+{
+	fprintf(f, ",\"changed\":%d", LAB_SCAN_CHANGES);
+	if (sc->unreported == (int)k->n) {
+		fputs(",\"cookie\":\"not reported\"", f);
+		return;
+	}
+	if (sc->unreported)
+		fprintf(f, ",\"unreported\":%d", sc->unreported);
+	fprintf(f, ",\"detected\":%d,\"missed\":%d,\"false_alarms\":%d",
+		sc->detected, LAB_SCAN_CHANGES - sc->detected,
+		sc->flagged - sc->detected);
+}
+
 /* What the call returned: an error, its exit status, the attributes. */
 static void run_answer(FILE *f, const struct lab_case *k,
 		       const struct run_result *res)
@@ -196,6 +322,8 @@ static void run_answer(FILE *f, const struct lab_case *k,
 	if (res->err)
 		fprintf(f, ",\"errno\":\"%s\"",
 			strerrorname_np(res->err) ?: "?");
+	if (k->workload == LAB_SCAN && !res->err)
+		run_scan_answer(f, k, &res->scan);
 	if (!res->attrs)
 		return;
 	if (!strcmp(k->call, "statx"))
@@ -289,18 +417,21 @@ static const char *run_state_wrong(const struct lab_run *r,
 	return NULL;
 }
 
-/* Cache state, delay, counters around the call; calls, -1 if failed. */
-static long run_measured(struct lab_run *r, const struct lab_case *k,
-			 int dirfd, struct run_result *res, char **counts)
+/*
+ * Cache state, delay, counters around the call, the warm-up's answers in
+ * @warm (a syscall) or @ref (a scan's last scan); calls, -1 if failed.
+ */
+static long run_counted(struct lab_run *r, const struct lab_case *k,
+			int dirfd, struct run_result *res, char **counts,
+			struct statx *warm, struct statx *ref)
 {
 	const struct lab_backend *be = r->be;
-	struct statx warm = { 0 };
 	size_t len = 0;
 	long long primed;
 	long calls;
 	FILE *f;
 
-	if (k->cache != LAB_COLD && run_warm_up(r, k, dirfd, &warm))
+	if (k->cache != LAB_COLD && run_warm_up(r, k, dirfd, warm, ref))
 		return res->error = "warm-up failed", -1;
 	primed = lab_now_us();
 	if (k->cache != LAB_COLD && be->age(r, k))
@@ -310,7 +441,7 @@ static long run_measured(struct lab_run *r, const struct lab_case *k,
 	if (be->count(r))
 		return res->error = "no counters", -1;
 	res->primed_us = lab_now_us() - primed;
-	run_measure(r, k, dirfd, res);
+	run_measure(r, k, dirfd, ref, res);
 	res->state = run_state_wrong(r, k, res);
 	f = open_memstream(counts, &len);
 	calls = f ? be->counted(r, k, f) : -1;
@@ -320,6 +451,23 @@ static long run_measured(struct lab_run *r, const struct lab_case *k,
 		be->delay(r, 0);
 	if (calls < 0)
 		res->error = "no counters";
+	return calls;
+}
+
+/* One measured call with what it needs; calls, -1 if failed. */
+static long run_measured(struct lab_run *r, const struct lab_case *k,
+			 int dirfd, struct run_result *res, char **counts)
+{
+	struct statx warm = { 0 }, *ref = NULL;
+	long calls;
+
+	if (k->workload == LAB_SCAN) {
+		ref = calloc(k->n, sizeof(*ref));
+		if (!ref)
+			return res->error = "out of memory", -1;
+	}
+	calls = run_counted(r, k, dirfd, res, counts, &warm, ref);
+	free(ref);
 	res->seen = run_seen(&warm, res);
 	return res->error ? -1 : calls;
 }

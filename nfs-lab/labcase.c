@@ -110,7 +110,7 @@ static void lc_wait_jiffies(unsigned int ms)
 /*
  * The object's path below the case's mount: file, dir and symlink sit in
  * its root; deep is the reference path d1/d2/file, deeper one level down;
- * ls lists ls/; the deep workload walks tree/.
+ * ls lists ls/; the deep workload walks tree/, the scan scan/.
  */
 static const char *lc_object_path(const struct lab_case *k)
 {
@@ -124,6 +124,8 @@ static const char *lc_object_path(const struct lab_case *k)
 		return "ls";
 	if (k->workload == LAB_DEEP)
 		return "tree";
+	if (k->workload == LAB_SCAN)
+		return "scan";
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		if (!strcmp(k->object, paths[i][0]))
 			return paths[i][1];
@@ -416,10 +418,13 @@ static int lc_setup(struct lab_run *r, const struct lab_case *k)
 	snprintf(r->at_dir, sizeof(r->at_dir), "%s", r->mnt);
 	snprintf(r->at_name, sizeof(r->at_name), "%s", lc_object_path(k));
 	snprintf(r->dir, sizeof(r->dir), "%s/%s", r->mnt,
-		 k->workload == LAB_DEEP ? "tree" : "ls");
+		 k->workload == LAB_DEEP || k->workload == LAB_SCAN ?
+		 lc_object_path(k) : "ls");
 	lc_ctl_must(k, "mktree %s", lc.tree);
 	if (k->workload == LAB_DEEP)
 		lc_ctl_must(k, "mkdeep %s/tree", lc.tree);
+	else if (k->workload == LAB_SCAN)
+		lc_ctl_must(k, "mkscan %s/scan %u", lc.tree, k->n);
 	else if (k->workload != LAB_SYSCALL)
 		lc_ctl_must(k, "mkfiles %s/ls %u", lc.tree, k->n);
 	snprintf(src, sizeof(src), "%s/%s", LAB_EXPORT, lc.tree);
@@ -440,8 +445,11 @@ static void lc_teardown(struct lab_run *r, const struct lab_case *k)
 	lc_ctl_must(k, "rmtree %s", lc.tree);
 }
 
+/* A scan's changes on the server, then (expired) the wait */
 static int lc_age(struct lab_run *r, const struct lab_case *k)
 {
+	if (k->workload == LAB_SCAN)
+		lc_ctl_must(k, "scanchange %s/scan", lc.tree);
 	if (k->cache == LAB_EXPIRED)
 		lc_wait_jiffies(lc_expire_ms(k));
 	else if (k->cache == LAB_CHANGED)

@@ -16,6 +16,10 @@
  *                         symlink, executable, in turn
  *   mkdeep DIR            DIR/a?/b?/c?/d?/f0..f3: 64 files 4 levels
  *                         down (lab.h)
+ *   mkscan DIR N          DIR with N files f0000.., "data\n" each
+ *   scanchange DIR        the scan's changes (bench/case.h): f0000
+ *                         grows, f0001 is rewritten with its size and
+ *                         times kept (the clock set back for the write)
  *   chmod MODE PATH       octal MODE, not through a symlink
  *   touch PATH            times set to now (a symlink itself)
  *   write PATH            append "data\n", creating PATH
@@ -336,6 +340,50 @@ static int ctl_mkdeep(struct labctl *c, char **argv, struct lab_buf *out)
 	return err;
 }
 
+static int ctl_mkscan(struct labctl *c, char **argv, struct lab_buf *out)
+{
+	unsigned int i, n;
+	char name[16];
+	int dfd, err = 0;
+
+	if (ctl_uint(argv[1], 10, CTL_FILES_MAX, &n))
+		return ctl_fail(out, -EINVAL, "count", argv[1]);
+	dfd = ctl_mkdir(c, argv[0]);
+	if (dfd < 0)
+		return ctl_fail(out, dfd, "mkdir", argv[0]);
+	for (i = 0; !err && i < n; i++) {
+		lab_scan_name(name, sizeof(name), i);
+		err = ctl_write_data(dfd, name, O_CREAT | O_EXCL, 0644,
+				     "data\n");
+		if (err)
+			ctl_fail(out, err, "create", name);
+	}
+	close(dfd);
+	return err;
+}
+
+static int ctl_scanchange(struct labctl *c, char **argv, struct lab_buf *out)
+{
+	char path[272], name[256];
+	unsigned int i;
+	int dfd, err = 0;
+
+	/* the directory itself, beneath the root as every path */
+	snprintf(path, sizeof(path), "%s/f", argv[0]);
+	dfd = ctl_parent(c, path, name);
+	if (dfd < 0)
+		return ctl_fail(out, dfd, "open", argv[0]);
+	for (i = 0; !err && i < LAB_SCAN_CHANGES; i++)
+		err = lab_scan_change(dfd, i);
+	if (err == -EAGAIN)
+		buf_printf(out, "scanchange %s: the ctime moved every time",
+			   argv[0]);
+	else if (err)
+		ctl_fail(out, err, "scanchange", argv[0]);
+	close(dfd);
+	return err;
+}
+
 static int ctl_chmod(struct labctl *c, char **argv, struct lab_buf *out)
 {
 	unsigned int mode;
@@ -537,6 +585,8 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "mktree", 1, 0, ctl_mktree },
 	{ "mkfiles", 2, 0x2, ctl_mkfiles },
 	{ "mkdeep", 1, 0, ctl_mkdeep },
+	{ "mkscan", 2, 0x2, ctl_mkscan },
+	{ "scanchange", 1, 0, ctl_scanchange },
 	{ "chmod", 2, 0x1, ctl_chmod },
 	{ "touch", 1, 0, ctl_touch },
 	{ "write", 1, 0, ctl_write },

@@ -22,7 +22,7 @@ command -v jq >/dev/null || { echo "1..0 # SKIP jq missing"; exit 0; }
 keys='[.fs, .mount_opts, .workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms] | tostring'
 count() { jq -s "[.[] | select($2)] | length" "$1"; }
 
-echo "1..30"
+echo "1..32"
 ok 'jq -s -e "length > 0 and all(type == \"object\")" "$tmp/full"' "every line is a JSON object"
 ok '[ "$(jq -r "$keys" "$tmp/full" | sort | uniq -d | wc -l)" = 0 ]' \
 	"no two cases share their keys"
@@ -41,8 +41,8 @@ ok '[ "$(count "$tmp/full" ".workload == \"syscall\"")" = $(( (3 + 3 * 5) * 4 * 
 	"full syscall matrix: (3 calls + statx x 3 syncs x 5 masks) x 4 objects x 4 cache states"
 ok '[ "$(count "$tmp/quick" ".workload == \"syscall\" and .call == \"statx\" and .sync == \"dont\" and .mask == \"basic\" and .object == \"deep\" and .cache == \"expired\"")" = 2 ]' \
 	"quick: statx DONT_SYNC of a deep path, expired, with and without default_permissions"
-ok '[ "$(jq -sc "map(select(.mount_opts | test(\"^entry_timeout=1,attr_timeout=1,\")) | [.call, .form, .n, .cache]) | sort" "$tmp/quick")" = '"'"'[["gnu-ls","long",100,"cold"],["gnu-ls","long",100,"expired"],["ls","long",100,"cold"],["ls","long",100,"expired"]]'"'"' ] &&
-	[ "$(count "$tmp/full" ".mount_opts | test(\"^entry_timeout=1,attr_timeout=1,\")")" = 4 ]' \
+ok '[ "$(jq -sc "map(select(.workload == \"ls\" and (.mount_opts | test(\"^entry_timeout=1,attr_timeout=1,\"))) | [.call, .form, .n, .cache]) | sort" "$tmp/quick")" = '"'"'[["gnu-ls","long",100,"cold"],["gnu-ls","long",100,"expired"],["ls","long",100,"cold"],["ls","long",100,"expired"]]'"'"' ] &&
+	[ "$(count "$tmp/full" ".workload == \"ls\" and (.mount_opts | test(\"^entry_timeout=1,attr_timeout=1,\"))")" = 4 ]' \
 	"libfuse's 1 s timeouts: busybox and GNU ls -l of 100, cold and expired, quick and full"
 ok '[ "$(count "$tmp/quick" ".workload == \"ls\" and .call == \"ls\" and .form == \"long\" and .cache == \"cold\" and .n == 100 and .delay_ms == 0 and (.mount_opts | test(\"entry_timeout=1,\") | not)")" = 2 ] &&
 	[ "$(count "$tmp/quick" ".workload == \"ls\" and .n == 1000")" = 2 ] &&
@@ -55,8 +55,21 @@ ok 'jq -rs "map(select(.workload == \"ls\")) | .[] | [.call, .form, .sync, .cach
 	"every delayed ls case comes after its delay-0 twin"
 ok '"$lp" --fs fuse --cases "$tmp/lines" --json | cmp -s - "$tmp/full"' \
 	"the case lines read back as the same cases, ids and all"
-ok '[ "$("$lp" --fs nfs3 | wc -l)" = 230 ] && [ "$("$lp" --fs nfs4.2 --quick | wc -l)" = 23 ]' \
-	"NFS: 230 cases in the full matrix (slices, each case once), 23 quick"
+ok '[ "$("$lp" --fs nfs3 | wc -l)" = 233 ] && [ "$("$lp" --fs nfs4.2 --quick | wc -l)" = 26 ]' \
+	"NFS: 233 cases in the full matrix (slices, each case once), 26 quick"
+scan='select(.workload == "scan") | [.call, .sync, .mask, .object, .cache, .n, .mount_opts] | join(" ")'
+ok '[ "$(jq -r "$scan" "$tmp/quick" | tr "\n" ,)" = "statx as-stat mtime,ctime,size dir expired 16 entry_timeout=1,attr_timeout=1,change_cookie,statx dont change_cookie dir expired 16 entry_timeout=1,attr_timeout=1,change_cookie,statx force change_cookie dir expired 16 entry_timeout=1,attr_timeout=1,change_cookie," ] &&
+	[ "$("$lp" --fs nfs4.2 --quick --json | jq -r "$scan" | tr "\n" ,)" = "statx as-stat mtime,ctime,size dir expired 16 vers=4.2,actimeo=1,statx dont change_cookie dir expired 16 vers=4.2,actimeo=1,statx force change_cookie dir expired 16 vers=4.2,actimeo=1," ]' \
+	"the scan of 16 files, expired, in its three modes: quick FUSE and NFS plans, what each mode asks for"
+printf "workload=scan cache=warm\n" >"$tmp/scan-warm"
+printf "workload=scan cache=expired n=1\n" >"$tmp/scan-n1"
+printf "workload=scan cache=expired mask=basic\n" >"$tmp/scan-mask"
+printf "workload=scan cache=expired sync=dont n=40\n" >"$tmp/scan-ok"
+ok '"$lp" --fs fuse --cases "$tmp/scan-warm" 2>&1 | grep -q "workload=scan takes cache=expired" &&
+	"$lp" --fs fuse --cases "$tmp/scan-n1" 2>&1 | grep -q "workload=scan takes n=2 or more" &&
+	"$lp" --fs fuse --cases "$tmp/scan-mask" 2>&1 | grep -q "workload=scan takes no mask=" &&
+	[ "$("$lp" --fs nfs4.2 --cases "$tmp/scan-ok" --json | jq -r "[.n, .mask, .object] | join(\" \")")" = "40 change_cookie dir" ]' \
+	"scan lines: cache=expired only, n of 2 or more, no mask= (the mode sets it)"
 ok '"$lp" --fs nfs4.2 --json | jq -s -e "length > 0 and all(.mount_opts | startswith(\"vers=4.2,\"))" >/dev/null &&
 	[ "$("$lp" --fs nfs3 --json | jq -s "map(select(.mount_opts == \"vers=3,actimeo=1\")) | length")" -gt 100 ]' \
 	"NFS: options as mounted, vers= first, actimeo=1 by default"

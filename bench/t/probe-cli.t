@@ -135,6 +135,26 @@ run --json "$odd"
 check "json: odd file name escaped and round-trips through jq" \
 	json_true '.path == $ENV.odd'
 
+# --- the change cookie (STATX_CHANGE_COOKIE, patched 6.12 kernels) ----
+# The host's kernel may or may not report it: either its value, or "not
+# reported", never both, never silence when it was asked for.
+run --mask size,change_cookie "$file"
+check "text: --mask change_cookie prints a Change cookie line" \
+	eval '[ "$(grep -c "^Change cookie: \(0x[0-9a-f]*\( (monotonic)\)\{0,1\}\|not reported\)$" "$tmp/out")" = 1 ]'
+run --json --mask size,change_cookie "$file"
+check "json: request_mask has 0x40000000; change_cookie a hex string or \"not reported\"" \
+	json_true '.request_mask == "0x40000200" and
+		   ((.change_cookie == "not reported" and
+		     (.result_mask | ltrimstr("0x") | explode | length < 8)) or
+		    ((.change_cookie | test("^0x[0-9a-f]+$")) and
+		     (.change_monotonic | type) == "boolean"))'
+run --json "$file"
+check "json: no change_cookie key unless asked for or reported" \
+	json_true 'has("change_cookie") | not'
+run --mask cookie "$file"
+check "--mask cookie: unknown field, exit 2" \
+	eval 'status_is 2 && err_is "statx-probe: unknown mask field '"'cookie'"'"'
+
 # --- the other calls --------------------------------------------------
 fields='"\(.ino) \(.size) \(.mode) \(.type)"'
 run --json "$file"

@@ -3,7 +3,9 @@
 # differences, failed and skipped cases, plots, the summary, and that
 # the same JSON always gives the same report.
 #   small.json: written by hand, every number known;
-#   quick.json: a real `bench/lab --quick --fs fuse` run.
+#   quick.json: a real `bench/lab --quick --fs fuse` run;
+#   scan.json: the scan's cases of fusebench and nfs-lab/run on stock-6.12
+#   and patched-6.12 (workload=scan, bench/README.md).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +26,7 @@ has() {
 	fi
 }
 
-echo "1..49"
+echo "1..55"
 md=$tmp/s/report.md
 ok '"$report" --out "$tmp/s" "$fx/small.json" >"$tmp/summary"' "report runs on small.json"
 ok '[ -s "$md" ]' "report.md written to --out"
@@ -161,6 +163,21 @@ ok 'grep -q "| patched − stock | patched-6.12 − stock-6.12 | requests" "$v" 
 	! grep -q "stock-6.12 − stock " "$v" &&
 	grep -q "A difference is a kernel minus the first kernel of its version (stock, stock-6.12)." "$v"' \
 	"differences against the first kernel of each version, never across versions"
+# The scan: per file system and mount profile, calls per file and what
+# each mode missed of the 2 changes; "cookie not reported" where the
+# kernel (stock) or the path (FUSE's listing carries none) gave none.
+sc=$tmp/sc/report.md
+ok '"$report" --no-plots --out "$tmp/sc" "$fx/scan.json" >"$tmp/scsum"' "report runs on scan.json"
+has "$sc" "| mount | mode | files | stock-6.12 per file | missed | patched-6.12 per file | missed |" \
+	"scan table: calls per file and missed changes for each kernel"
+has "$sc" "| actimeo=1 | (a) statx mtime,ctime,size | 16 | 1.12 | 1 of 2 | 1.12 | 1 of 2 |" \
+	"scan, NFS (a): 18 calls for 16 files, the unseen change missed on both kernels"
+has "$sc" "| actimeo=1 | (b) list, cookie DONT_SYNC | 16 | 0.19 | cookie not reported | 0.19 | 0 of 2 |" \
+	"scan, NFS (b): one listing, no cookie on stock, nothing missed patched"
+has "$sc" "| timeouts 1 s | (c) cookie FORCE_SYNC | 16 | 1.00 | cookie not reported | 2.00 | 0 of 2 |" \
+	"scan, FUSE (c): LOOKUP + STATX per file patched, nothing missed"
+ok 'grep -qxF "nfs4.2  scan missed (as-stat/dont/force)   1/nr/nr → 1/0/0" "$tmp/scsum"' \
+	"summary: the scan's misses per mode and kernel"
 rc=0
 echo '{"schema":2}' >"$tmp/bad.json"
 "$report" "$tmp/bad.json" >/dev/null 2>&1 || rc=$?

@@ -48,6 +48,11 @@ bad tail-object '.failures = [{kernel: "stock", fs: "fuse", error: "x",
 bad tail-string '.failures = [{kernel: "stock", fs: "fuse", error: "x",
 	guest_tail: "x"}]'
 bad error-object '.cases[0].error = {}'
+# A scan (fixtures/scan.json): counts that add up, a cookie said plainly
+jq '.cases[0].missed = 2' "$fx/scan.json" >"$tmp/scan-sum.json"
+jq '.cases[1].cookie = "maybe"' "$fx/scan.json" >"$tmp/scan-cookie.json"
+jq '.cases[0].missed = "1"' "$fx/scan.json" >"$tmp/scan-string.json"
+jq '.cases[0] |= del(.changed)' "$fx/scan.json" >"$tmp/scan-bare.json"
 jq -c . "$fx/small.json" | sed 's/"calls":3,/"calls":1e999,/' >"$tmp/calls-inf.json"
 jq -c . "$fx/small.json" | sed 's/"wall_us":[0-9]*/"wall_us":NaN/' >"$tmp/wall-nan.json"
 # Larger than a run writes (16 MiB of blanks after the document), and
@@ -58,7 +63,8 @@ jq -c . "$fx/small.json" | sed 's/"wall_us":[0-9]*/"wall_us":NaN/' >"$tmp/wall-n
 set -- empty blank cut text two schema2 array cases-object calls-string \
 	server-string kernel-number n-zero no-calls release-number \
 	failures-object clock-string available-number runs-strings runs-object \
-	tail-object tail-string error-object calls-inf wall-nan huge arrays
+	tail-object tail-string error-object scan-sum scan-cookie scan-string \
+	scan-bare calls-inf wall-nan huge arrays
 
 # refused PROG ARGS...: status 1, one line on stderr that starts with
 # "PROG: ", nothing on stdout, $o (the --out given) not made.
@@ -72,7 +78,7 @@ refused() {
 		[ ! -e "$o" ]
 }
 
-echo "1..$(($# * 2 + 10))"
+echo "1..$(($# * 2 + 11))"
 for f in "$@"; do
 	o=$tmp/out-$f
 	ok 'refused report "$report" --no-plots --out "$o" "$tmp/$f.json"' \
@@ -84,6 +90,11 @@ o=$tmp/out-again
 ok 'refused report "$report" --no-plots --out "$o" "$tmp/calls-string.json" &&
 	grep -qx "report: .*/calls-string.json: case 4 .calls is string, want a number" "$tmp/err"' \
 	"the line names the case and the field"
+ok 'refused report "$report" --no-plots --out "$o" "$tmp/scan-sum.json" &&
+	grep -q "case 1 .detected + .missed is not .changed" "$tmp/err" &&
+	refused report "$report" --no-plots --out "$o" "$tmp/scan-cookie.json" &&
+	grep -q "case 2 .cookie is \"maybe\", want \"not reported\"" "$tmp/err"' \
+	"a scan whose counts do not add up, or whose cookie says another thing: named"
 ok 'refused report "$report" --no-plots --out "$o" "$tmp/calls-inf.json" &&
 	grep -q "case 1 .calls is not a finite number" "$tmp/err"' \
 	"a number too large for a double is not finite: refused"

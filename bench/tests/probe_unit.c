@@ -78,6 +78,8 @@ static void test_masks(void)
 	mask_ok("btime", 0x800);
 	mask_ok("mnt_id", 0x1000);
 	mask_ok("dioalign", 0x2000);
+	mask_ok("change_cookie", 0x40000000);
+	mask_ok("basic,change_cookie", 0x400007ff);
 	mask_ok("basic", 0x7ff);
 	mask_ok("all", 0xfff);
 	mask_ok("none", 0);
@@ -95,6 +97,7 @@ static void test_masks(void)
 	mask_ok("4294967295", 0xffffffff);
 
 	mask_bad("sise", "unknown mask field 'sise'");
+	mask_bad("cookie", "unknown mask field 'cookie'");
 	mask_bad("type,sise,ino", "unknown mask field 'sise'");
 	mask_bad("Type", "unknown mask field 'Type'");
 	mask_bad("", "empty mask (use 'none' for 0)");
@@ -626,6 +629,83 @@ static void test_json_output(void)
 	free(got);
 }
 
+/*
+ * The change cookie (STATX_CHANGE_COOKIE, stx_change_cookie at 0xc0):
+ * its value and whether it is monotonic when the kernel set the bit,
+ * "not reported" when it was asked for and not set, nothing otherwise.
+ */
+static void test_change_cookie(void)
+{
+	struct probe_report rep = example_report;
+	struct statx stx;
+
+	memset(&stx, 0, sizeof(stx));
+	probe_stx_set_change_cookie(&stx, 0xfedcba9876543210ULL);
+	is_uint(((const unsigned char *)&stx)[0xc0], 0x10,
+		"the cookie sits at offset 0xc0");
+	is_uint(probe_stx_change_cookie(&stx), 0xfedcba9876543210ULL,
+		"the cookie reads back");
+
+	rep.request_mask = STATX_SIZE | STATX_CHANGE_COOKIE;
+	stx.stx_mask = STATX_SIZE | STATX_CHANGE_COOKIE;
+	stx.stx_blksize = 4096;
+	stx.stx_size = 5;
+	stx.stx_attributes = STATX_ATTR_CHANGE_MONOTONIC;
+	stx.stx_attributes_mask = STATX_ATTR_CHANGE_MONOTONIC;
+	output_is(probe_print_text, &rep, &stx,
+		"statx(foo) = 0\n"
+		"results=40000200\n"
+		"  Size: 5               IO Block: 4096   no type\n"
+		"Device: 00:00          \n"
+		"Change cookie: 0xfedcba9876543210 (monotonic)\n"
+		"Attributes: 8000000000000000 (?....... ........ ........ "
+		"........ ........ ........ ........ ........)\n",
+		"text: the cookie, monotonic");
+	output_is(probe_print_json, &rep, &stx,
+		"{\"call\":\"statx\",\"path\":\"foo\","
+		"\"request_mask\":\"0x40000200\",\"sync\":\"as-stat\","
+		"\"flags\":\"0x0\",\"result_mask\":\"0x40000200\","
+		"\"size\":5,\"blksize\":4096,\"dev\":\"0:0\","
+		"\"rdev\":\"0:0\",\"attributes\":\"0x8000000000000000\","
+		"\"attributes_mask\":\"0x8000000000000000\","
+		"\"change_cookie\":\"0xfedcba9876543210\","
+		"\"change_monotonic\":true}\n",
+		"JSON: the cookie as a hex string, monotonic");
+
+	stx.stx_mask = STATX_SIZE;
+	stx.stx_attributes = 0;
+	stx.stx_attributes_mask = 0;
+	output_is(probe_print_text, &rep, &stx,
+		"statx(foo) = 0\n"
+		"results=200\n"
+		"  Size: 5               IO Block: 4096   no type\n"
+		"Device: 00:00          \n"
+		"Change cookie: not reported\n",
+		"text: asked for, bit not set: not reported");
+	output_is(probe_print_json, &rep, &stx,
+		"{\"call\":\"statx\",\"path\":\"foo\","
+		"\"request_mask\":\"0x40000200\",\"sync\":\"as-stat\","
+		"\"flags\":\"0x0\",\"result_mask\":\"0x200\","
+		"\"size\":5,\"blksize\":4096,\"dev\":\"0:0\","
+		"\"rdev\":\"0:0\",\"attributes\":\"0x0\","
+		"\"attributes_mask\":\"0x0\","
+		"\"change_cookie\":\"not reported\"}\n",
+		"JSON: asked for, bit not set: \"not reported\"");
+
+	rep.request_mask = STATX_SIZE;
+	probe_stx_set_change_cookie(&stx, 0);
+	stx.stx_mask = STATX_SIZE | STATX_CHANGE_COOKIE;
+	output_is(probe_print_json, &rep, &stx,
+		"{\"call\":\"statx\",\"path\":\"foo\","
+		"\"request_mask\":\"0x200\",\"sync\":\"as-stat\","
+		"\"flags\":\"0x0\",\"result_mask\":\"0x40000200\","
+		"\"size\":5,\"blksize\":4096,\"dev\":\"0:0\","
+		"\"rdev\":\"0:0\",\"attributes\":\"0x0\","
+		"\"attributes_mask\":\"0x0\","
+		"\"change_cookie\":\"0x0\",\"change_monotonic\":false}\n",
+		"JSON: a cookie set without being asked for is still shown");
+}
+
 int main(void)
 {
 	test_masks();
@@ -639,6 +719,7 @@ int main(void)
 	test_stat_conversion();
 	test_text_output();
 	test_json_output();
+	test_change_cookie();
 
 	return done();
 }

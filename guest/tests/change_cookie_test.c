@@ -17,7 +17,9 @@
  *   of date is never claimed; NFSv3 never offers it;
  * - FUSE (requests counted by fusecount): the same sync modes against a
  *   daemon that agreed to FUSE_STATX_CHANGE_COOKIE (-o change_cookie),
- *   and a daemon that did not never gets the cookie claimed.
+ *   and a daemon that did not never gets the cookie claimed;
+ * - the server's timestamp granule in mountstats, with the proposed
+ *   kernel/proposed-6.12/0018 only (skipped on the lab's kernels).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -368,6 +370,36 @@ TEST_F(nfs4, v3_never_offers_it)
 		EXPECT_EQ(STATX_SIZE, stx.stx_mask & STATX_SIZE);
 	}
 	(void)umount2(mnt3, MNT_DETACH);
+}
+
+/*
+ * The server's timestamp granule: knfsd sends FATTR4_TIME_DELTA, the
+ * larger of a jiffy and the export's s_time_gran (4 ms at 250 Hz on
+ * ext4), and the client keeps it in server->time_delta. The proposed
+ * kernel/proposed-6.12/0018 (not in the series, not built) shows it on
+ * mountstats' "caps:" line; a kernel without it skips.
+ */
+TEST_F(nfs4, time_delta_in_mountstats)
+{
+	char line[512], want[96];
+	const char *td = NULL;
+	bool ours = false;
+	FILE *f;
+
+	f = fopen("/proc/self/mountstats", "re");
+	ASSERT_NE(NULL, f);
+	snprintf(want, sizeof(want), " mounted on %s with ", self->mnt);
+	while (!td && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "device ", 7))
+			ours = strstr(line, want);
+		else if (ours && strstr(line, "\tcaps:\t"))
+			td = strstr(line, ",time_delta=");
+	}
+	fclose(f);
+	if (!td)
+		SKIP(return, "no time_delta in mountstats (patch 0018 not built)");
+	EXPECT_EQ(0, strncmp(td, ",time_delta=0.004000000", 23))
+		TH_LOG("caps: %s", td);
 }
 
 #undef MEASURE
