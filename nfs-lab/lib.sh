@@ -1,24 +1,22 @@
 # Host-side helpers of the NFS lab, sourced by nfs-lab/run and the tests
 # (t/*.t, t-guest/*.t). POSIX sh. Set nl_here (this folder) before sourcing.
 #
-# A "pair" is one server guest and one client guest on a QEMU link of
-# their own: a Unix stream socket that the server's QEMU listens on, in
-# a directory only this user can enter (0700), so no other local user
-# can join or watch the lab network. Both QEMUs write a -pidfile, and
-# their guest/run wrappers are our children: cleanup kills exactly them.
+# NFS's pair is guest/pair.sh's: a server guest (knfsd, labctl) and a
+# client guest (labcase) on a link of their own.
 
 nl_top=$(dirname "$nl_here")
 nl_build=${BUILD:-$nl_top/build}/nfs-lab
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-lab}
 LAB_INITRD=${LAB_INITRD:-$nl_top/build/guest/initramfs.cpio}
 export LAB_INITRD
-nl_srv=""
-nl_cli=""
 # The kernel list (lib/kernels.sh) and results checks, through bench's.
 bench_here=$nl_top/bench
 bench_prog=nfs-lab
 . "$bench_here/lib.sh"
 . "$nl_top/lib/proc.sh"
+pair_die() { nl_die "$@"; }
+pair_run=$nl_top/guest/run
+. "$nl_top/guest/pair.sh"
 
 nl_log() { printf 'nfs-lab: %s\n' "$*" >&2; }
 nl_die() { nl_log "error: $*"; exit 1; }
@@ -36,9 +34,6 @@ nl_uint() {
 		nl_usage "$1 '$2': want a whole number from $3 to $4"
 }
 
-# QEMU option values double a comma.
-nl_qemu_str() { printf '%s\n' "$1" | sed 's/,/,,/g'; }
-
 # nl_kernel NAME: $nl_image and $nl_args of a kernel of the lab's list
 # (lib/kernels.list, read by lib/kernels.sh's lab_kernel_entry).
 nl_kernel() {
@@ -48,82 +43,22 @@ nl_kernel() {
 	[ -f "$nl_image" ] || nl_die "no $1 kernel at $nl_image (make kernel)"
 }
 
-# The pair's link: $nl_link, a socket path in a fresh 0700 directory.
-# A socket path holds at most 107 bytes: when $nl_tmp is too long for
-# it, the directory is made under /tmp instead.
-nl_link_dir() {
-	nl_linkdir=$nl_tmp/link
-	if [ ${#nl_linkdir} -gt 90 ]; then
-		nl_linkdir=$(mktemp -d /tmp/nfs-lab-link.XXXXXX) ||
-			nl_die "cannot make a directory for the lab link"
-		nl_linkdir_own=$nl_linkdir
-	else
-		mkdir -m 0700 "$nl_linkdir"
-	fi
-	chmod 0700 "$nl_linkdir"
-	nl_link=$nl_linkdir/link
-}
-
-# nl_qemu_pid NAME: the pid of the pair's QEMU NAME (server, client),
-# only if that process's command line names our pidfile.
-nl_qemu_pid() {
-	f=$nl_tmp/$1.pid
-	[ -s "$f" ] || return 1
-	p=$(cat "$f" 2>/dev/null) || return 1
-	tr "\\0" " " 2>/dev/null <"/proc/$p/cmdline" | grep -qF -- "$f" || return 1
-	echo "$p"
-}
-
-# nl_guest NAME KERNEL ARGS NETDEV [guest/run options] -- CMD...:
-# guest/run in the background, output to $nl_tmp/NAME.out, kernel log
-# to $nl_tmp/NAME.console. NETDEV: the -netdev stream options after
-# the link's path. Every file goes in with an explicit guest path.
-nl_guest() {
-	name=$1 image=$2 args=$3 netdev=$4
-	shift 4
-	: >"$nl_tmp/$name.out"
-	# (guest/run's own temporary files go in $nl_tmp too)
-	TMPDIR=$nl_tmp "$nl_top/guest/run" --with nfs --timeout "$nl_timeout" --hostname "nfs-$name" \
-		--append "$args" --console "$nl_tmp/$name.console" \
-		--qemu-arg -pidfile --qemu-arg "$nl_tmp/$name.pid" \
-		--qemu-arg -netdev \
-		--qemu-arg "stream,id=n0,addr.type=unix,addr.path=$(nl_qemu_str "$nl_link"),$netdev" \
-		--qemu-arg -device --qemu-arg "virtio-net-pci,netdev=n0,mac=52:54:00:00:00:0$([ "$name" = server ] && echo 1 || echo 2)" \
-		"$image" "$@" >>"$nl_tmp/$name.out" 2>&1 &
-}
-
-# Wait until the server's QEMU listens on $nl_link: 0, or 1 if it ended.
-# Only our QEMU can have made a socket in the 0700 directory.
-nl_wait_listen() {
-	i=0
-	while kill -0 "$nl_srv" 2>/dev/null && [ $i -lt 600 ]; do
-		[ ! -S "$nl_link" ] || return 0
-		i=$((i + 1))
-		sleep 0.1
-	done
-	return 1
-}
-
-# nl_server IMAGE DISK [ENV...]: boot the server guest on a fresh link.
-# Sets $nl_link and $nl_srv.
+# nl_server IMAGE DISK [ENV...]: boot the server guest (knfsd, labctl)
+# on a fresh link.
 nl_server() {
 	image=$1 disk=$2
 	shift 2
-	nl_link_dir
-	rm -f "$nl_tmp/server.pid"
-	nl_guest server "$image" "" "server=on" \
+	pair_server "$image" "" --with nfs --hostname nfs-server \
 		--disk "$disk" --file "$nl_build/labctl:/lab/bin/labctl" \
 		--file "$nl_here/server.sh:/lab/bin/server.sh" -- \
-		env "$@" sh /lab/bin/server.sh
-	nl_srv=$!
-	nl_wait_listen && return 0
+		env "$@" sh /lab/bin/server.sh && return 0
 	nl_log "the server guest did not start"
 	nl_show server
 	return 1
 }
 
-# nl_client KERNEL_NAME "VERS...": boot the client guest; the cases of
-# version V are in $nl_tmp/cases-V. Sets $nl_cli.
+# nl_client KERNEL_NAME "VERS...": boot the client guest (labcase); the
+# cases of version V are in $nl_tmp/cases-V.
 nl_client() {
 	kname=$1 vers=$2
 	set --
@@ -131,30 +66,10 @@ nl_client() {
 		set -- "$@" --file "$nl_tmp/cases-$v:/lab/cases-$v"
 	done
 	# shellcheck disable=SC2086
-	nl_guest client "$nl_image" "$nl_args" "server=off" \
+	pair_client "$nl_image" "$nl_args" --with nfs --hostname nfs-client \
 		--file "$nl_build/labcase:/lab/bin/labcase" \
 		--file "$nl_here/client.sh:/lab/bin/client.sh" \
 		"$@" -- sh /lab/bin/client.sh "$kname" $vers
-	nl_cli=$!
-}
-
-# Stop both guests: their guest/run wrappers (our children) on TERM kill
-# their QEMU and clean up; the QEMUs, found by pidfile, are killed too.
-# Returns once the wrappers are gone (at most 5 s, then SIGKILL).
-nl_kill_guests() {
-	for g in server client; do
-		p=$(nl_qemu_pid $g) && kill -9 "$p" 2>/dev/null
-	done
-	# shellcheck disable=SC2086
-	lab_stop 5000 $nl_srv $nl_cli
-	nl_srv="" nl_cli=""
-	if [ -n "${nl_linkdir_own:-}" ]; then
-		rm -rf -- "$nl_linkdir_own"
-		nl_linkdir_own=""
-	elif [ -n "${nl_linkdir:-}" ]; then
-		rm -rf -- "$nl_linkdir"
-	fi
-	nl_linkdir=""
 }
 
 # nl_show NAME: the end of a guest's output and kernel log, or that
@@ -205,7 +120,7 @@ nl_rows() {
 # tenths of a second
 nl_client_ends() {
 	i=0
-	while kill -0 "$nl_cli" 2>/dev/null; do
+	while kill -0 "$pair_cli" 2>/dev/null; do
 		[ $i -lt "$1" ] || return 1
 		i=$((i + 1))
 		sleep 0.1
@@ -216,6 +131,7 @@ nl_client_ends() {
 # on one fresh pair; the table rows go to stdout as they come, the @case
 # lines to $nl_tmp/cases.jsonl, the "@kernel" ones to $nl_tmp/kernels.txt.
 nl_pair() {
+	pair_dir=$nl_tmp pair_timeout=$nl_timeout
 	nl_kernel "$1"
 	srv_image=$nl_image
 	if [ -n "$nl_server_kernel" ]; then
@@ -231,15 +147,15 @@ nl_pair() {
 	nl_server "$srv_image" "$nl_tmp/export.img" $nl_server_env || return 1
 	nl_client "$1" "$2"
 	rows=0
-	while kill -0 "$nl_cli" 2>/dev/null; do
+	while kill -0 "$pair_cli" 2>/dev/null; do
 		nl_rows
 		# The server shuts down as soon as the client's last act, its
 		# "quit", reaches labctl: under host load it can be gone while
 		# the client is still rebooting. Ten seconds tell the two apart.
-		if ! kill -0 "$nl_srv" 2>/dev/null && ! nl_client_ends 100; then
+		if ! kill -0 "$pair_srv" 2>/dev/null && ! nl_client_ends 100; then
 			nl_log "the server guest ended before the client"
 			nl_show server
-			nl_kill_guests
+			pair_stop
 			nl_keep
 			return 1
 		fi
@@ -247,22 +163,22 @@ nl_pair() {
 		sleep 0.2
 	done
 	rc=0
-	wait "$nl_cli" || rc=$?
+	wait "$pair_cli" || rc=$?
 	nl_rows
 	if [ $rc != 0 ]; then
 		nl_log "the client guest failed (status $rc)"
 		nl_show client
-		nl_kill_guests
+		pair_stop
 		nl_keep
 		return 1
 	fi
 	# The client told labctl to quit: the server shuts down by itself.
 	i=0
-	while kill -0 "$nl_srv" 2>/dev/null && [ $i -lt 300 ]; do
+	while kill -0 "$pair_srv" 2>/dev/null && [ $i -lt 300 ]; do
 		i=$((i + 1))
 		sleep 0.1
 	done
-	nl_kill_guests
+	pair_stop
 	nl_keep
 }
 
