@@ -24,8 +24,14 @@ echo "1..61"
 rc=0
 "$lab_top/bench/lab" --quick --kernels stock,patched,optin --out "$res" >"$lab_tmp/summary" 2>"$lab_tmp/log" || rc=$?
 is $rc 0 "bench/lab --quick"
-[ $rc = 0 ] || { sed "s/^/# /" "$lab_tmp/log" | tail -n 20 >&2; exit 1; }
 r=$res/results.json
+if [ $rc != 0 ]; then
+	sed "s/^/# /" "$lab_tmp/log" | tail -n 20 >&2
+	# the failed cases themselves, not only the count
+	jq -r '.cases[] | select(.error) | "# FAILED \(.kernel) \(.fs) \(.workload) \(.call) \(.sync // "") \(.object // "") \(.cache) n=\(.n // 1): \(.error)"' \
+		"$r" >&2 2>/dev/null || :
+	exit 1
+fi
 
 # get KERNEL FIELD WORKLOAD CALL SYNC MASK OBJECT CACHE OPTS [FORM N DELAY]:
 # FIELD (a jq path: .calls, .server.LOOKUP) of the FUSE case, 0 if absent.
