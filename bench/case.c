@@ -632,6 +632,14 @@ static int lab_rewrite_at(int fd, const struct stat *was)
 	return err;
 }
 
+/*
+ * Tries of a rewrite unseen: under TCG on a loaded host the guest often
+ * loses its CPU between setting the clock and the write, past the next
+ * tick (4 ms); each try is cheap, and a failed one leaves nothing that
+ * the next does not put back.
+ */
+#define LAB_REWRITE_TRIES	200
+
 /**
  * lab_rewrite_unseen - change a file so that no timestamp shows it
  * @dfd: its directory
@@ -656,7 +664,7 @@ int lab_rewrite_unseen(int dfd, const char *name)
 	if (fd < 0)
 		return -errno;
 	err = fstat(fd, &was) ? -errno : -EAGAIN;
-	for (tries = 0; err == -EAGAIN && tries < 8; tries++) {
+	for (tries = 0; err == -EAGAIN && tries < LAB_REWRITE_TRIES; tries++) {
 		err = lab_rewrite_at(fd, &was);
 		if (!err && fstat(fd, &now))
 			err = -errno;
