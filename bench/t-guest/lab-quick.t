@@ -174,11 +174,13 @@ done
 
 # The same counts under load: stock's lanes again beside two busy loops
 # (a second lab on the machine). The cache state each case claims is
-# checked (a warm case run again when its attributes expired meanwhile),
-# so every case's calls and server ops are the idle run's; but for the
-# FUSE requests the kernel sends without waiting (not in "calls"): a
-# warm-up's RELEASEDIR may reach the daemon after the counters' first
-# read, or before it.
+# checked (a warm case run again when its attributes expired meanwhile,
+# at most three times), and so is the guest's clock: a case the load
+# kept out of its state, or a lane whose clock disagreed with the
+# host's, fails with that reason and is no count. Every case measured
+# counted what it counted idle; but for the FUSE requests the kernel
+# sends without waiting (not in "calls"): a warm-up's RELEASEDIR may
+# reach the daemon after the counters' first read, or before it.
 lab_busy 2 900
 rc=0
 "$lab_top/bench/lab" --quick --kernels stock --out "$res-busy" \
@@ -186,18 +188,26 @@ rc=0
 # shellcheck disable=SC2086
 kill -TERM $lab_busy_pids 2>/dev/null || :
 lab_busy_pids=""
-is $rc 0 "bench/lab --quick --kernels stock beside two busy loops"
-counts='[.cases[] | select(.kernel == "stock") | {key: ([.fs, .mount_opts,
-	.workload, .call, .form, .sync, .mask, .object, .cache, .n, .delay_ms] |
-	tostring), value: [.calls, (.server | del(.RELEASEDIR, .RELEASE,
-	.FORGET, .BATCH_FORGET, .INTERRUPT)), .readdir]}] | from_entries'
+rb=$res-busy/results.json
+jq -r '.cases[] | select(.error) | "\(.fs) \(.workload) \(.call) \(.sync // "") \(.cache) n=\(.n // 1): \(.error)"' \
+	"$rb" >"$lab_tmp/busy.failed" 2>/dev/null || :
+ok '[ $rc = 0 ] || { [ $rc = 1 ] && [ -s "$lab_tmp/busy.failed" ] &&
+	! grep -vqE ": (a warm case ended past|an expired case started within) its attribute timeout$|: guest clock: " "$lab_tmp/busy.failed"; }' \
+	"beside two busy loops: every case measured, or refused for its cache state or clock ($(wc -l <"$lab_tmp/busy.failed") refused)"
+sed 's/^/# refused under load: /' "$lab_tmp/busy.failed"
+counts='[.cases[] | select(.kernel == "stock" and .error == null) | {key:
+	([.fs, .mount_opts, .workload, .call, .form, .sync, .mask, .object,
+	.cache, .n, .delay_ms] | tostring), value: [.calls, (.server |
+	del(.RELEASEDIR, .RELEASE, .FORGET, .BATCH_FORGET, .INTERRUPT)),
+	.readdir]}] | from_entries'
 jq "$counts" "$r" >"$lab_tmp/idle.counts"
-jq "$counts" "$res-busy/results.json" >"$lab_tmp/busy.counts" 2>/dev/null || :
+jq "$counts" "$rb" >"$lab_tmp/busy.counts" 2>/dev/null || :
 jq -n --slurpfile i "$lab_tmp/idle.counts" --slurpfile b "$lab_tmp/busy.counts" \
-	'$i[0] | to_entries[] | select($b[0][.key] != .value) |
-	 {case: .key, idle: .value, busy: $b[0][.key]}' >"$lab_tmp/load.diff" 2>&1 || :
-ok '[ "$(jq length "$lab_tmp/idle.counts")" -gt 0 ] && [ ! -s "$lab_tmp/load.diff" ] &&
-	[ "$(jq length "$lab_tmp/busy.counts")" = "$(jq length "$lab_tmp/idle.counts")" ]' \
-	"under load every case of stock counted what it counted idle ($(jq length "$lab_tmp/idle.counts") cases)"
+	'$b[0] | to_entries[] | select($i[0][.key] != .value) |
+	 {case: .key, idle: $i[0][.key], busy: .value}' >"$lab_tmp/load.diff" 2>&1 || :
+nb=$(jq length "$lab_tmp/busy.counts" 2>/dev/null || echo 0)
+ni=$(jq length "$lab_tmp/idle.counts")
+ok '[ "$ni" -gt 0 ] && [ ! -s "$lab_tmp/load.diff" ] && [ $((nb * 10)) -ge $((ni * 9)) ]' \
+	"under load every case of stock measured counted what it counted idle ($nb of $ni cases, at least 90 %)"
 head -n 20 "$lab_tmp/load.diff" | sed 's/^/# /'
 exit $failed
