@@ -11,12 +11,12 @@
  * Exit status: 0; 1 when a case failed (it is still reported, with
  * "error"); 2 usage, an unreadable plan or a bad case line in it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -197,8 +197,10 @@ static bool run_scan_flags(const struct lab_case *k, const struct statx *ref,
 		return !run_stx_ts_eq(&ref->stx_mtime, &now->stx_mtime) ||
 		       !run_stx_ts_eq(&ref->stx_ctime, &now->stx_ctime) ||
 		       ref->stx_size != now->stx_size;
-	if (!(now->stx_mask & STATX_COOKIE) || !(ref->stx_mask & STATX_COOKIE))
-		return ++sc->unreported, true;
+	if (!(now->stx_mask & STATX_COOKIE) || !(ref->stx_mask & STATX_COOKIE)) {
+		sc->unreported++;
+		return true;
+	}
 	return lab_stx_cookie(ref) != lab_stx_cookie(now);
 }
 
