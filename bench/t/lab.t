@@ -126,10 +126,18 @@ echo "@kernel {\"kernel\":\"$k\",\"release\":\"6.1-fake\",\"role\":\"fuse\",\"cl
 		printf '%s\n' "$l"
 		[ -z "${PACE:-}" ] || sleep "$PACE"
 	done
-# FILL=F: then fills the file system of F (the run folder's), leaving
-# FILL_LEFT bytes; TMPFULL=1: then fills its TMPDIR and fails as
-# guest/run does when it cannot write the initramfs.
+# FILL=F: once the lab has recorded the case lines it printed (up to
+# 10 s: on a loaded host its filter may lag behind the pipe), fills the
+# file system of F (the run folder's), leaving FILL_LEFT bytes;
+# TMPFULL=1: then fills its TMPDIR and fails as guest/run does when it
+# cannot write the initramfs.
 if [ -n "${FILL:-}" ]; then
+	want=$("$BUILD/bench/labplan" --fs fuse --cases "$cases" | grep -c . || :)
+	i=0
+	while [ $i -lt 100 ] && [ "$(cat "${FILL%/*}"/run/measured.partial*/*/cases*.jsonl 2>/dev/null | wc -l)" -lt "$want" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	dd if=/dev/zero of="$FILL" bs=4k 2>/dev/null || :
 	[ -z "${FILL_LEFT:-}" ] || truncate -s "-$FILL_LEFT" "$FILL"
 fi
