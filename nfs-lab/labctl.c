@@ -232,6 +232,20 @@ static int ctl_mkdir(struct labctl *c, const char *path)
 	return fd;
 }
 
+/* "DIR N": the count N checked, DIR made; its descriptor, or -errno. */
+static int ctl_counted_dir(struct labctl *c, char **argv,
+			   struct lab_buf *out, unsigned int *n)
+{
+	int dfd;
+
+	if (ctl_uint(argv[1], 10, CTL_FILES_MAX, n))
+		return ctl_fail(out, -EINVAL, "count", argv[1]);
+	dfd = ctl_mkdir(c, argv[0]);
+	if (dfd < 0)
+		return ctl_fail(out, dfd, "mkdir", argv[0]);
+	return dfd;
+}
+
 static int ctl_ping(struct labctl *c, char **argv, struct lab_buf *out)
 {
 	(void)c;
@@ -284,11 +298,9 @@ static int ctl_mkfiles(struct labctl *c, char **argv, struct lab_buf *out)
 	char name[16];
 	int dfd, err = 0;
 
-	if (ctl_uint(argv[1], 10, CTL_FILES_MAX, &n))
-		return ctl_fail(out, -EINVAL, "count", argv[1]);
-	dfd = ctl_mkdir(c, argv[0]);
+	dfd = ctl_counted_dir(c, argv, out, &n);
 	if (dfd < 0)
-		return ctl_fail(out, dfd, "mkdir", argv[0]);
+		return dfd;
 	for (i = 0; !err && i < n; i++) {
 		e = kinds[i % 4];
 		snprintf(name, sizeof(name), "e%05u", i);
@@ -346,11 +358,9 @@ static int ctl_mkscan(struct labctl *c, char **argv, struct lab_buf *out)
 	char name[16];
 	int dfd, err = 0;
 
-	if (ctl_uint(argv[1], 10, CTL_FILES_MAX, &n))
-		return ctl_fail(out, -EINVAL, "count", argv[1]);
-	dfd = ctl_mkdir(c, argv[0]);
+	dfd = ctl_counted_dir(c, argv, out, &n);
 	if (dfd < 0)
-		return ctl_fail(out, dfd, "mkdir", argv[0]);
+		return dfd;
 	for (i = 0; !err && i < n; i++) {
 		lab_scan_name(name, sizeof(name), i);
 		err = ctl_write_data(dfd, name, O_CREAT | O_EXCL, 0644,

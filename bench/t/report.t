@@ -87,7 +87,7 @@ ok 'grep -qx "fuse    GNU ls -l expired, calls/file      N=100 \[timeouts 0 s\]:
 # 1000 too): the expired tables must not borrow the cold N=1000 case.
 c='"kernel":"stock","fs":"nfs4.2","mount_opts":"vers=4.2","workload":"ls","call":"gnu-ls","form":"long","sync":"as-stat","object":"dir"'
 cat >"$tmp/leak.json" <<EOF
-{"schema":1,"started":"2026-12-03T00:00:00Z","kernels":{"stock":{"release":"6.1"}},"cases":[
+{"schema":1,"started":"t0","kernels":{"stock":{"release":"6.1"}},"cases":[
 {$c,"cache":"cold","n":100,"delay_ms":0,"server":{},"calls":30,"wall_us":1000},
 {$c,"cache":"cold","n":1000,"delay_ms":0,"server":{},"calls":260,"wall_us":9000},
 {$c,"cache":"expired","n":100,"delay_ms":0,"server":{},"calls":103,"wall_us":2000},
@@ -107,7 +107,7 @@ ok '"$report" --no-plots --out "$tmp/l" "$tmp/leak.json" >/dev/null &&
 d='"kernel":"stock","fs":"fuse","mount_opts":"entry_timeout=60,attr_timeout=60","workload":"ls","call":"gnu-ls","form":"long","sync":"as-stat","object":"dir","cache":"cold","n":100'
 nd='"kernel":"stock","fs":"nfs4.2","mount_opts":"vers=4.2","workload":"ls","call":"gnu-ls","form":"long","sync":"as-stat","object":"dir","cache":"cold","n":100'
 cat >"$tmp/runs.json" <<EOF
-{"schema":1,"started":"2026-12-04T00:00:00Z","kernels":{"stock":{"release":"6.1",
+{"schema":1,"started":"t0","kernels":{"stock":{"release":"6.1",
  "clock":{"fuse":{"clocksource":"tsc","res_ns":1,"available":["tsc","hpet","acpi_pm"],"host_ppm":90,"host_ppm_lane":-120},
   "nfs4.2":{"clocksource":"tsc","res_ns":1,"host_ppm":40}}}},"cases":[
 {$d,"delay_ms":0,"server":{},"calls":24,"wall_us":2000,"wall_us_runs":[2100,1900,2000]},
