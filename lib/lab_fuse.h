@@ -80,6 +80,24 @@ static inline void lab_sleep_ms(long ms)
 		;
 }
 
+/* CLOCK_MONOTONIC in milliseconds: where a test checks a time window. */
+static inline long long lab_mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000LL + t.tv_nsec / 1000000;
+}
+
+/* Sleep until lab_mono_ms() reaches @when (at once if it has). */
+static inline void lab_sleep_until_ms(long long when)
+{
+	long long now = lab_mono_ms();
+
+	if (when > now)
+		lab_sleep_ms(when - now);
+}
+
 /*
  * Send one command to the control socket; the reply (NUL-terminated,
  * malloc'd) is everything the daemon writes before closing or "end".

@@ -28,7 +28,6 @@
 #include <sys/stat.h>
 
 #include "kselftest_harness.h"
-#include "lab_clock.h"
 #include "lab_fuse.h"		/* lab_kernel(), ON_KERNEL(), lab_sleep_ms() */
 #include "lab_nfs.h"
 #include "lab_user.h"
@@ -677,19 +676,6 @@ TEST_F(nfs4, ls_long_large_dir_cold)
 #define REVOKED_STEP_FAILED	15
 #define REVOKED_LATE		14
 
-static long long mono_ms(void)
-{
-	return lab_clock_mono_ns() / 1000000;
-}
-
-static void sleep_until_ms(long long when)
-{
-	long long now = mono_ms();
-
-	if (when > now)
-		lab_sleep_ms(when - now);
-}
-
 /*
  * uid 65534's side of one round, in one process: a plain walk caches its
  * ACCESS answers (and d1's attributes, within [before, after]), @go_fd
@@ -710,22 +696,22 @@ static int revoked_walks_as_nobody(const char *file, int ready_fd,
 
 	if (setgid(LAB_NOBODY) || setuid(LAB_NOBODY))
 		return REVOKED_STEP_FAILED;
-	before = mono_ms();
+	before = lab_mono_ms();
 	if (lab_plain_stat(file))
 		return REVOKED_STEP_FAILED;
-	after = mono_ms();
+	after = lab_mono_ms();
 	if (write(ready_fd, &c, 1) != 1 || read(go_fd, &c, 1) != 1)
 		return REVOKED_STEP_FAILED;
 	expired = after + REVOKED_TIMEOUT_MS + JIFFY_MARGIN_MS;
 	bound = before + REVOKED_TIMEOUT_MS + REVOKED_SLACK_MS -
 		JIFFY_MARGIN_MS;
-	sleep_until_ms((expired + bound) / 2);
-	start = mono_ms();
+	lab_sleep_until_ms((expired + bound) / 2);
+	start = lab_mono_ms();
 	first = lab_dont_sync_walk(file);
-	end = mono_ms();
+	end = lab_mono_ms();
 	if (start < expired || end > bound)
 		return REVOKED_LATE;
-	sleep_until_ms(bound + REVOKED_SLACK_MS);
+	lab_sleep_until_ms(bound + REVOKED_SLACK_MS);
 	return 4 * lab_dont_sync_walk(file) + first;
 }
 
