@@ -2,7 +2,7 @@
 # bench/README.md "results.json"), from the records the guests printed:
 #   jq -n --arg started TIME --arg matrix NAME --slurpfile c CASES \
 #      --slurpfile k KERNELS --slurpfile f FAILURES -f bench/doc.jq
-# CASES: the "@case" objects, in order; KERNELS: the "@kernel" ones (a
+# CASES: the "@case" objects, in any order; KERNELS: the "@kernel" ones (a
 # lane says it twice: at its start, and at its end with its clock's rate
 # against the host's over the lane); FAILURES: bench/lab's failure
 # records. MATRIX: "" or the matrix's name. bench/lab writes every run's
@@ -34,8 +34,16 @@ def kernels:
 	# a kernel no lane reported on is not in the document
 	| with_entries(select(.value.release != null));
 
+# The cases of each kernel and file system in plan order (by id; a
+# runner measures batched cases out of it), kernels and file systems in
+# the order their first case came.
+def plan_order:
+	(reduce to_entries[] as $e ({};
+		.["\($e.value.kernel) \($e.value.fs)"] //= $e.key)) as $first
+	| sort_by($first["\(.kernel) \(.fs)"], .id);
+
 {schema: 1}
 + (if $matrix != "" then {matrix: $matrix} else {} end)
 + {started: $started, kernels: kernels, cases: $c, failures: $f}
 | .kernels as $ks
-| .cases |= map(clock_refused($ks))
+| .cases |= (plan_order | map(clock_refused($ks)))

@@ -420,30 +420,95 @@ static const char *run_state_wrong(const struct lab_run *r,
 }
 
 /*
- * Cache state, delay, counters around the call, the warm-up's answers in
- * @warm (a syscall) or @ref (a scan's last scan); calls, -1 if failed.
+ * A run of a case, set up in its world and warmed up (primed), waiting
+ * for its measured call: alone (world 0) or in an expiry batch.
  */
-static long run_counted(struct lab_run *r, const struct lab_case *k,
-			int dirfd, struct run_result *res, char **counts,
-			struct statx *warm, struct statx *ref)
+struct run_slot {
+	const struct lab_case *k;
+	int world;
+	int dirfd;		/* fstatat's directory, or -1 */
+	bool set_up;		/* setup() worked: teardown() is owed */
+	bool aged;		/* the batch's wait is done */
+	bool used;		/* measured, or dropped */
+	struct statx warm;	/* a syscall's warm-up answer */
+	struct statx *ref;	/* a scan's last scan */
+	long long primed_at;	/* when the warm-up ended */
+	const char *error;	/* why it cannot be measured */
+};
+
+/* Make @s the world the backend works on (a batch's; world 0 is current). */
+static void run_select(struct lab_run *r, const struct run_slot *s)
+{
+	r->world = s->world;
+	if (s->world)
+		r->be->select(r, s->k);
+}
+
+/* Set @s's world up and warm it up: all of the cache state but age(). */
+static void run_prime(struct lab_run *r, struct run_slot *s)
+{
+	const struct lab_case *k = s->k;
+
+	s->dirfd = -1;
+	r->world = s->world;
+	if (k->workload == LAB_SCAN) {
+		s->ref = calloc(k->n, sizeof(*s->ref));
+		if (!s->ref) {
+			s->error = "out of memory";
+			return;
+		}
+	}
+	if (r->be->setup(r, k)) {
+		s->error = "cannot set the case up";
+		return;
+	}
+	s->set_up = true;
+	/* Only fstatat gets its directory walked (and cached) beforehand. */
+	if (k->workload == LAB_SYSCALL && !strcmp(k->call, "fstatat"))
+		s->dirfd = open(r->at_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (k->cache != LAB_COLD &&
+	    run_warm_up(r, k, s->dirfd, &s->warm, s->ref))
+		s->error = "warm-up failed";
+	s->primed_at = lab_now_us();
+}
+
+/* Tear @s's world down, measured or not. */
+static void run_release(struct lab_run *r, struct run_slot *s)
+{
+	s->used = true;
+	if (s->dirfd >= 0)
+		close(s->dirfd);
+	s->dirfd = -1;
+	free(s->ref);
+	s->ref = NULL;
+	if (!s->set_up)
+		return;
+	run_select(r, s);
+	r->be->teardown(r, s->k);
+	s->set_up = false;
+}
+
+/*
+ * The rest of the cache state, the delay, the counters around the call
+ * of a primed run; calls, -1 if failed.
+ */
+static long run_counted(struct lab_run *r, struct run_slot *s,
+			struct run_result *res, char **counts)
 {
 	const struct lab_backend *be = r->be;
+	const struct lab_case *k = s->k;
 	size_t len = 0;
-	long long primed;
 	long calls;
 	FILE *f;
 
-	if (k->cache != LAB_COLD && run_warm_up(r, k, dirfd, warm, ref))
-		return res->error = "warm-up failed", -1;
-	primed = lab_now_us();
-	if (k->cache != LAB_COLD && be->age(r, k))
+	if (k->cache != LAB_COLD && !s->aged && be->age(r, k))
 		return res->error = "cannot bring the caches to this state", -1;
 	if (k->delay_ms && be->delay(r, k->delay_ms))
 		return res->error = "cannot set the delay", -1;
 	if (be->count(r))
 		return res->error = "no counters", -1;
-	res->primed_us = lab_now_us() - primed;
-	run_measure(r, k, dirfd, ref, res);
+	res->primed_us = lab_now_us() - s->primed_at;
+	run_measure(r, k, s->dirfd, s->ref, res);
 	res->state = run_state_wrong(r, k, res);
 	f = open_memstream(counts, &len);
 	calls = f ? be->counted(r, k, f) : -1;
@@ -456,43 +521,63 @@ static long run_counted(struct lab_run *r, const struct lab_case *k,
 	return calls;
 }
 
-/* One measured call with what it needs; calls, -1 if failed. */
-static long run_measured(struct lab_run *r, const struct lab_case *k,
-			 int dirfd, struct run_result *res, char **counts)
+/* Measure a primed run and tear it down; its calls, or -1. */
+static long run_finish(struct lab_run *r, struct run_slot *s,
+		       struct run_result *res, char **counts)
 {
-	struct statx warm = { 0 }, *ref = NULL;
-	long calls;
+	long calls = -1;
 
-	if (k->workload == LAB_SCAN) {
-		ref = calloc(k->n, sizeof(*ref));
-		if (!ref)
-			return res->error = "out of memory", -1;
-	}
-	calls = run_counted(r, k, dirfd, res, counts, &warm, ref);
-	free(ref);
-	res->seen = run_seen(&warm, res);
+	run_select(r, s);
+	if (s->error)
+		res->error = s->error;
+	else
+		calls = run_counted(r, s, res, counts);
+	res->seen = run_seen(&s->warm, res);
+	run_release(r, s);
 	return res->error ? -1 : calls;
 }
 
-/* One run of a case: set up, measure, tear down; its calls, or -1. */
-static long run_once(struct lab_run *r, const struct lab_case *k,
-		     struct run_result *res, char **counts)
-{
-	int dirfd = -1;
-	long calls;
+/*
+ * An expiry batch: runs of several expired cases, primed one after
+ * another, aged by one wait, then measured in plan order. Each world is
+ * a tree and a mount of its own, so measuring one leaves the others'
+ * caches alone; a run measured later has only waited longer.
+ * RUN_BATCH_ENTRIES bounds the directory entries a batch holds at once
+ * (the NFS lab's export has 16384 inodes).
+ */
+#define RUN_WORLDS_MAX		24
+#define RUN_BATCH_ENTRIES	7000
 
-	if (r->be->setup(r, k))
-		return res->error = "cannot set the case up", -1;
-	/* Only fstatat gets its directory walked (and cached) beforehand. */
-	if (k->workload == LAB_SYSCALL && !strcmp(k->call, "fstatat"))
-		dirfd = open(r->at_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	calls = run_measured(r, k, dirfd, res, counts);
-	if (dirfd >= 0)
-		close(dirfd);
-	r->be->teardown(r, k);
-	return calls;
+struct run_batch {
+	struct run_slot slot[RUN_WORLDS_MAX];
+	int count;
+};
+
+/* Does @k go in an expiry batch? */
+static bool run_batchable(const struct lab_run *r, const struct lab_case *k)
+{
+	return r->be->expire_ms && r->be->select &&
+	       k->cache == LAB_EXPIRED && k->workload != LAB_SCAN &&
+	       !k->delay_ms;
 }
 
+/*
+ * One run of @k: a primed one of batch @b if it has one left, else one
+ * set up, aged and measured now.
+ */
+static long run_next(struct lab_run *r, const struct lab_case *k,
+		     struct run_batch *b, struct run_result *res,
+		     char **counts)
+{
+	struct run_slot alone = { .k = k };
+	int i;
+
+	for (i = 0; b && i < b->count; i++)
+		if (b->slot[i].k == k && !b->slot[i].used)
+			return run_finish(r, &b->slot[i], res, counts);
+	run_prime(r, &alone);
+	return run_finish(r, &alone, res, counts);
+}
 /*
  * How many runs an ls case gets: repeat=N if the case line says so,
  * else RUN_LS_RUNS when its first run took less than RUN_REPEAT_US (the
@@ -526,16 +611,16 @@ static int run_cmp_us(const void *a, const void *b)
  * Return: the runs kept in @us, the first one included.
  */
 static unsigned int run_again(struct lab_run *r, const struct lab_case *k,
-			      long calls, struct run_result *res,
-			      long long *us, unsigned int runs,
-			      unsigned int *left_out)
+			      struct run_batch *b, long calls,
+			      struct run_result *res, long long *us,
+			      unsigned int runs, unsigned int *left_out)
 {
 	unsigned int i, kept = 1;
 
 	for (i = 1; i < runs && !res->error; i++) {
 		struct run_result again = { .status = -1, .seen = -1 };
 		char *counts = NULL;
-		long got = run_once(r, k, &again, &counts);
+		long got = run_next(r, k, b, &again, &counts);
 
 		free(counts);
 		if (again.state && !again.error)
@@ -550,8 +635,12 @@ static unsigned int run_again(struct lab_run *r, const struct lab_case *k,
 	return kept;
 }
 
-/* One case: its runs, then one line with the median and every run. */
-static long run_case(struct lab_run *r, const struct lab_case *k)
+/*
+ * One case: its runs (primed ones of batch @b first, if any), then one
+ * line with the median and every run.
+ */
+static long run_case(struct lab_run *r, const struct lab_case *k,
+		     struct run_batch *b)
 {
 	struct run_result res = { .status = -1, .seen = -1 };
 	long long us[100], sorted[100];
@@ -559,7 +648,7 @@ static long run_case(struct lab_run *r, const struct lab_case *k)
 	unsigned int runs, left_out = 0, tries;
 	long calls;
 
-	calls = run_once(r, k, &res, &counts);
+	calls = run_next(r, k, b, &res, &counts);
 	for (tries = 1; res.state && !res.error && tries < RUN_STATE_TRIES;
 	     tries++) {
 		run_say(r, res.state, ": run again");
@@ -567,13 +656,13 @@ static long run_case(struct lab_run *r, const struct lab_case *k)
 		res.status = res.seen = -1;
 		free(counts);
 		counts = NULL;
-		calls = run_once(r, k, &res, &counts);
+		calls = run_next(r, k, b, &res, &counts);
 	}
 	if (res.state && !res.error)
 		res.error = res.state;
 	us[0] = res.wall_us;
 	runs = res.error ? 1 : run_runs(k, us[0]);
-	runs = run_again(r, k, calls, &res, us, runs, &left_out);
+	runs = run_again(r, k, b, calls, &res, us, runs, &left_out);
 	if (res.error)
 		run_say(r, res.error, res.err ? strerror(res.err) : "");
 	if (runs > 1 && !res.error) {
@@ -586,6 +675,92 @@ static long run_case(struct lab_run *r, const struct lab_case *k)
 		 res.error ? NULL : us, runs, left_out);
 	free(counts);
 	return res.error ? -1 : calls;
+}
+
+/* The runs @k is planned for: its repeat, or RUN_LS_RUNS for an ls. */
+static unsigned int run_planned(const struct lab_case *k)
+{
+	if (k->repeat > 1)
+		return k->repeat;
+	return k->workload == LAB_LS ? RUN_LS_RUNS : 1;
+}
+
+/* Directory entries a world of @k holds */
+static unsigned int run_entries(const struct lab_case *k)
+{
+	return k->workload == LAB_SYSCALL ? 1 : k->n;
+}
+
+/*
+ * Gather the batch of the case at r->index: its planned runs, then those
+ * of later cases not run yet (@done) with the same wait, while they fit.
+ * Return: the cases taken, in plan order, in @which.
+ */
+static int run_gather(struct lab_run *r, const bool *done,
+		      struct run_batch *b, int *which)
+{
+	const struct lab_case *first = &r->plan.cases[r->index];
+	unsigned int wait = r->be->expire_ms(first), entries = 0, runs, i;
+	int j, n = 0;
+
+	for (j = r->index; j < r->plan.count; j++) {
+		const struct lab_case *k = &r->plan.cases[j];
+
+		if (done[j] || !run_batchable(r, k) ||
+		    r->be->expire_ms(k) != wait)
+			continue;
+		runs = run_planned(k);
+		if (n && (b->count + runs > RUN_WORLDS_MAX ||
+			  entries + runs * run_entries(k) > RUN_BATCH_ENTRIES))
+			break;
+		for (i = 0; i < runs && b->count < RUN_WORLDS_MAX; i++) {
+			b->slot[b->count].k = k;
+			b->slot[b->count].world = b->count + 1;
+			b->count++;
+		}
+		entries += runs * run_entries(k);
+		which[n++] = j;
+	}
+	return n;
+}
+
+/*
+ * Run a batch from the case at r->index: prime every world, wait once
+ * (age() of the last one primed: the others have waited longer), then
+ * each case in plan order. Its cases' calls go in @calls, @done marks
+ * them; 0, or -1 if one failed.
+ */
+static int run_batch(struct lab_run *r, long *calls, bool *done)
+{
+	struct run_batch b = { .count = 0 };
+	int which[RUN_WORLDS_MAX], n, i, start = r->index, ret = 0;
+	struct run_slot *last;
+
+	n = run_gather(r, done, &b, which);
+	for (i = 0; i < b.count; i++) {
+		r->index = b.slot[i].k - r->plan.cases;
+		run_prime(r, &b.slot[i]);
+	}
+	last = &b.slot[b.count - 1];
+	run_select(r, last);
+	if (r->be->age(r, last->k))
+		for (i = 0; i < b.count; i++)
+			b.slot[i].error = b.slot[i].error ?:
+				"cannot bring the caches to this state";
+	for (i = 0; i < b.count; i++)
+		b.slot[i].aged = true;
+	for (i = 0; i < n; i++) {
+		r->index = which[i];
+		calls[which[i]] = run_case(r, &r->plan.cases[which[i]], &b);
+		done[which[i]] = true;
+		if (calls[which[i]] < 0)
+			ret = -1;
+	}
+	for (i = 0; i < b.count; i++)
+		if (!b.slot[i].used)
+			run_release(r, &b.slot[i]);	/* runs not needed */
+	r->index = start;
+	return ret;
 }
 
 /* The RTC tick the lane's clock check ended on: the lane is timed from it. */
@@ -673,30 +848,17 @@ static const char *run_clock_end(const struct lab_run *r)
 	return why;
 }
 
-static int run_all(struct lab_run *r)
+/* Every case of the plan not run yet: alone, or in an expiry batch. */
+static int run_cases(struct lab_run *r, long *calls, bool *done)
 {
-	long *calls = calloc(r->plan.count ? r->plan.count : 1,
-			     sizeof(*calls));
 	const struct lab_case *k;
-	const char *why_clock;
 	char why[96];
 	int ret = 0;
 
-	if (!calls || r->be->start(r)) {
-		free(calls);
-		return -1;
-	}
-	why_clock = lab_run_kernel_line(r);
-	if (why_clock) {
-		/* The lane fails: every case is missing, and this says why. */
-		fprintf(stderr, "%s: guest clock: %s; refusing to time cases on it\n",
-			r->be->prog, why_clock);
-		r->be->stop(r);
-		free(calls);
-		return -1;
-	}
 	for (r->index = 0; r->index < r->plan.count; r->index++) {
 		k = &r->plan.cases[r->index];
+		if (done[r->index])
+			continue;
 		if (r->budget_us &&
 		    lab_over_budget(&r->plan, k, calls, r->budget_us, why,
 				    sizeof(why))) {
@@ -704,10 +866,37 @@ static int run_all(struct lab_run *r)
 			calls[r->index] = -1;
 			continue;
 		}
-		calls[r->index] = run_case(r, k);
+		if (run_batchable(r, k)) {
+			if (run_batch(r, calls, done))
+				ret = -1;
+			continue;
+		}
+		calls[r->index] = run_case(r, k, NULL);
 		if (calls[r->index] < 0)
 			ret = -1;
 	}
+	return ret;
+}
+
+static int run_all(struct lab_run *r)
+{
+	size_t n = r->plan.count ? r->plan.count : 1;
+	long *calls = calloc(n, sizeof(*calls));
+	bool *done = calloc(n, sizeof(*done));
+	const char *why_clock;
+	int ret = -1;
+
+	if (!calls || !done || r->be->start(r))
+		goto out;
+	why_clock = lab_run_kernel_line(r);
+	if (why_clock) {
+		/* The lane fails: every case is missing, and this says why. */
+		fprintf(stderr, "%s: guest clock: %s; refusing to time cases on it\n",
+			r->be->prog, why_clock);
+		r->be->stop(r);
+		goto out;
+	}
+	ret = run_cases(r, calls, done);
 	why_clock = r->be->in_guest ? run_clock_end(r) : NULL;
 	if (why_clock) {
 		fprintf(stderr, "%s: guest clock: %s; its times are not results\n",
@@ -715,6 +904,8 @@ static int run_all(struct lab_run *r)
 		ret = -1;
 	}
 	r->be->stop(r);
+out:
+	free(done);
 	free(calls);
 	return ret;
 }

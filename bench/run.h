@@ -22,6 +22,12 @@ struct lab_run {
 	const char *kernel;	/* its label, for the results */
 	struct lab_plan plan;
 	int index;		/* the case's index in the plan */
+	/*
+	 * Which of the case's worlds the backend works on: 0 for a run set
+	 * up and measured alone, 1 and up for the runs an expiry batch
+	 * primes together (see lab_backend.select).
+	 */
+	int world;
 	long budget_us;		/* a delayed case's limit; 0: none */
 	char path[160];		/* syscall: the object */
 	char at_dir[160];	/* fstatat: its directory ... */
@@ -59,6 +65,18 @@ struct lab_backend {
 	 * (noac, timeouts of 0). NULL: the runner cannot check the state.
 	 */
 	unsigned int (*valid_ms)(const struct lab_case *k);
+	/*
+	 * Expiry batches (optional, both or neither): a backend that can
+	 * hold several worlds at once (r->world names them) lets the runner
+	 * set up and warm several expired cases, wait once and measure each.
+	 * expire_ms: how long age() of an expired case waits; a case is
+	 * batched with others of the same wait, and its age() must do
+	 * nothing but that wait (not a scan: it changes files first).
+	 * select: make r->world of @k the one the next operations act on
+	 * (its paths in struct lab_run, the backend's own state).
+	 */
+	unsigned int (*expire_ms)(const struct lab_case *k);
+	void (*select)(struct lab_run *r, const struct lab_case *k);
 	int (*delay)(struct lab_run *r, unsigned int ms);
 	/* counters before the call; after it, as ",KEY:..." JSON on @f */
 	int (*count)(struct lab_run *r);

@@ -59,7 +59,7 @@ struct lc_snap {
 static struct lc_state {
 	const char *vers; /* 3, 4.1, 4.2 */
 	bool v4;
-	char tree[24]; /* nfsV-cN, on the server below the export */
+	char tree[32]; /* nfsV-cN[-wW], on the server below the export */
 	const struct lab_case *k;
 	struct lc_snap before;
 } lc;
@@ -402,16 +402,19 @@ static void lc_stop(struct lab_run *r)
 }
 
 /*
- * The case's tree on the server and its mount; one boot may run several
- * NFS versions: names per version.
+ * The names of the case's world: its tree on the server, nfsV-cN (one
+ * boot may run several NFS versions), -wW for a world of an expiry
+ * batch; its mount and the paths below it.
  */
-static int lc_setup(struct lab_run *r, const struct lab_case *k)
+static void lc_select(struct lab_run *r, const struct lab_case *k)
 {
-	char src[64];
-	int err;
-
 	lc.k = k;
-	snprintf(lc.tree, sizeof(lc.tree), "%s-c%u", r->fs->name, k->id);
+	if (r->world)
+		snprintf(lc.tree, sizeof(lc.tree), "%s-c%u-w%d", r->fs->name,
+			 k->id, r->world);
+	else
+		snprintf(lc.tree, sizeof(lc.tree), "%s-c%u", r->fs->name,
+			 k->id);
 	snprintf(r->mnt, sizeof(r->mnt), "/mnt/%s", lc.tree);
 	snprintf(r->path, sizeof(r->path), "%s/%s", r->mnt,
 		 lc_object_path(k));
@@ -420,6 +423,15 @@ static int lc_setup(struct lab_run *r, const struct lab_case *k)
 	snprintf(r->dir, sizeof(r->dir), "%s/%s", r->mnt,
 		 k->workload == LAB_DEEP || k->workload == LAB_SCAN ?
 		 lc_object_path(k) : "ls");
+}
+
+/* The case's world: its tree on the server and its mount. */
+static int lc_setup(struct lab_run *r, const struct lab_case *k)
+{
+	char src[64];
+	int err;
+
+	lc_select(r, k);
 	lc_ctl_must(k, "mktree %s", lc.tree);
 	if (k->workload == LAB_DEEP)
 		lc_ctl_must(k, "mkdeep %s/tree", lc.tree);
@@ -699,6 +711,8 @@ static const struct lab_backend lc_backend = {
 	.teardown = lc_teardown,
 	.age = lc_age,
 	.valid_ms = lc_valid_ms,
+	.expire_ms = lc_expire_ms,
+	.select = lc_select,
 	.delay = lc_delay,
 	.count = lc_count,
 	.counted = lc_counted,

@@ -94,12 +94,20 @@ if [ -n "${FAIL:-}" ]; then
 	echo "  | Kernel panic - not syncing: stand-in" >&2
 	exit 1
 fi
+# IDS: the cases it reports, in that order (a runner measures batched
+# cases out of plan order); default case 1.
 for v in $vs; do
 	echo "@kernel {\"kernel\":\"$k\",\"release\":\"6.1-$k\",\"role\":\"nfs$v\",\"clocksource\":\"tsc\",\"clock_res_ns\":1}"
-	printf '@case {"id":1,"kernel":"%s","fs":"nfs%s","mount_opts":"vers=%s",' $k $v $v
-	printf '"workload":"syscall","call":"statx","sync":"dont","mask":"basic",'
-	printf '"object":"deep","cache":"expired","n":1,"delay_ms":0,'
-	printf '"server":{"LOOKUP":3},"client":{},"calls":3,"wall_us":10}\n'
+	for id in ${IDS:-1}; do
+		case $id in
+		1) call=statx sync=dont cache=expired ;;
+		*) call=stat sync=as-stat cache=cold ;;
+		esac
+		printf '@case {"id":%s,"kernel":"%s","fs":"nfs%s","mount_opts":"vers=%s",' $id $k $v $v
+		printf '"workload":"syscall","call":"%s","sync":"%s","mask":"basic",' $call $sync
+		printf '"object":"deep","cache":"%s","n":1,"delay_ms":0,' $cache
+		printf '"server":{"LOOKUP":3},"client":{},"calls":3,"wall_us":10}\n'
+	done
 done
 STUB
 chmod +x "$tmp/nfs-run"
@@ -163,7 +171,7 @@ STUB
 chmod +x "$tmp/guest-run"
 export GUEST_RUN=$tmp/guest-run
 
-echo "1..59"
+echo "1..60"
 ok '"$lab" --kernels stock,patched --fs nfs3,nfs4.2 --out "$tmp/r" --no-report 2>"$tmp/err"' \
 	"two kernels x two NFS versions through the stand-in"
 ok '[ "$(jq ".cases | length" "$tmp/r/results.json")" = 4 ]' "four cases merged"
@@ -284,6 +292,12 @@ NCASES=2 "$lab" --kernels stock,patched --fs nfs4.2 --out "$tmp/nm" \
 	--no-report 2>"$tmp/err" || rc=$?
 ok '[ $rc = 1 ] && jq -e "[.cases[] | select(.error)] | length == 2 and all(.id == 2 and (.error | test(\"did not report\")))" "$tmp/nm/results.json"' \
 	"a case nfs-lab/run did not report is failed, on each kernel: exit status 1"
+
+# Cases reported out of plan order are written in plan order
+IDS="2 1" NCASES=2 "$lab" --kernels stock,patched --fs nfs4.2 \
+	--out "$tmp/order" --no-report 2>"$tmp/err"
+ok '[ "$(jq -r "[.cases[] | \"\\(.kernel):\\(.id)\"] | join(\" \")" "$tmp/order/results.json")" = "stock:1 stock:2 patched:1 patched:2" ]' \
+	"cases measured out of plan order are written in plan order, kernel by kernel"
 
 nplan=$("$BUILD/bench/labplan" --fs fuse --quick | wc -l)
 # Progress as the cases come: four cases a second apart, four progress

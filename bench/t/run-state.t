@@ -5,6 +5,10 @@
 # run again, at most three times, and then fails with the reason; each
 # case records primed_us. A stand-in backend (tests/run_state.c) sets
 # the timeout and how long the "age" between warm-up and call lasts.
+# Expiry batches (run_batch()): a backend that holds several worlds has
+# the runs of expired cases with the same wait primed together, aged by
+# one wait, measured each in a world of its own, and every world torn
+# down.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
@@ -31,7 +35,7 @@ run() {
 field() { jq -r --arg c "$1" "select(.cache == \$c) | $2" "$tmp/out"; }
 again() { grep -c "case $1: .*: run again\$" "$tmp/err" || :; }
 
-echo 1..12
+echo 1..20
 run 10000 0
 is "$(field warm .error)" null "within the timeout: the warm case stands"
 is "$(field expired .error)" "an expired case started within its attribute timeout" \
@@ -51,4 +55,33 @@ is "$(field expired .error)" null "past the timeout: the expired case stands"
 run 50 100 1
 is "$(field warm .error)" null "a stall that passes: the case run again stands"
 is "$(again 1)" 1 "... run again once"
+
+# Cases 1 3 5 expire in 1 s, 4 in 2 s, 2 is warm.
+e1=entry_timeout=1,attr_timeout=1 e2=entry_timeout=1,attr_timeout=2
+printf 'call=stat object=file cache=%s opts=%s\n' expired "$e1" warm "$e1" \
+	expired "$e1" expired "$e2" expired "$e1" >"$tmp/cases"
+: >"$tmp/log"
+RUN_STATE_BATCH=1 run 50 100
+is "$(jq -r .id "$tmp/out" | tr '\n' ' ')" "1 3 5 2 4 " \
+	"a batch: the expired cases of one wait first, the others in plan order"
+is "$(jq -s 'map(select(.cache == "expired" and .error == null)) | length' "$tmp/out")" 4 \
+	"... each expired one measured"
+is "$(grep -c '^age [0-9]* [1-9]' "$tmp/log")" 2 \
+	"one wait for the batch of three, one for the case of another wait"
+is "$(sed -n '1,4p' "$tmp/log" | tr '\n' ' ')" \
+	"setup 1 1 setup 3 2 setup 5 3 age 5 3 " \
+	"the three worlds primed, then the wait"
+is "$(grep '^count' "$tmp/log" | head -n 3 | tr '\n' ' ')" \
+	"count 1 1 count 3 2 count 5 3 " "each measured in its own world"
+is "$(grep -c ^setup "$tmp/log")" "$(grep -c ^teardown "$tmp/log")" \
+	"every world set up is torn down"
+
+# 30 expired cases of one wait: two batches (24 worlds at most)
+for i in $(seq 30); do
+	printf 'call=stat object=file cache=expired opts=%s\n' "$e1"
+done >"$tmp/cases"
+: >"$tmp/log"
+RUN_STATE_BATCH=1 run 50 100
+is "$(grep -c ^age "$tmp/log")" 2 "30 expired cases: two batches, two waits"
+is "$(jq -s 'map(select(.error == null)) | length' "$tmp/out")" 30 "... all measured"
 exit $failed

@@ -7,11 +7,17 @@
  * call and how long it would be valid, and sees what the runner does
  * with a case whose cache is not in the state it claims. With
  * $RUN_STATE_SLOW_RUNS=N only the first N ages sleep: a host's stall
- * that passes.
+ * that passes. With $RUN_STATE_BATCH set it holds several worlds (a
+ * file each) and says how long an expired case waits (1 s, 2 s with
+ * attr_timeout=2 in its options), so the runner batches expired cases;
+ * each setup, age, count and teardown is logged to $RUN_STATE_DIR/log
+ * as "OP CASE-ID WORLD".
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "run.h"
 
@@ -33,20 +39,51 @@ static void rs_stop(struct lab_run *r)
 	(void)r;
 }
 
+/* The case and world the next operations act on */
+static const struct lab_case *rs_case;
+static int rs_world;
+
+static void rs_log(const char *op)
+{
+	char p[200];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/log", getenv("RUN_STATE_DIR"));
+	f = fopen(p, "a");
+	if (!f)
+		exit(1);
+	fprintf(f, "%s %u %d\n", op, rs_case ? rs_case->id : 0, rs_world);
+	fclose(f);
+}
+
+static void rs_select(struct lab_run *r, const struct lab_case *k)
+{
+	rs_case = k;
+	rs_world = r->world;
+	snprintf(r->path, sizeof(r->path), "%s/f%u-%d",
+		 getenv("RUN_STATE_DIR"), k->id, r->world);
+}
+
 static int rs_setup(struct lab_run *r, const struct lab_case *k)
 {
 	FILE *f;
 
-	(void)k;
-	snprintf(r->path, sizeof(r->path), "%s/f", getenv("RUN_STATE_DIR"));
+	rs_select(r, k);
+	rs_log("setup");
 	f = fopen(r->path, "w");
 	return f && !fclose(f) ? 0 : -1;
 }
 
 static void rs_teardown(struct lab_run *r, const struct lab_case *k)
 {
-	(void)r;
 	(void)k;
+	rs_log("teardown");
+	unlink(r->path);
+}
+
+static unsigned int rs_expire_ms(const struct lab_case *k)
+{
+	return strstr(k->opts, "attr_timeout=2") ? 2000 : 1000;
 }
 
 static int rs_age(struct lab_run *r, const struct lab_case *k)
@@ -58,6 +95,7 @@ static int rs_age(struct lab_run *r, const struct lab_case *k)
 
 	(void)r;
 	(void)k;
+	rs_log("age");
 	if (!getenv("RUN_STATE_SLOW_RUNS") || ages++ < slow)
 		nanosleep(&ts, NULL);
 	return 0;
@@ -79,6 +117,7 @@ static int rs_delay(struct lab_run *r, unsigned int ms)
 static int rs_count(struct lab_run *r)
 {
 	(void)r;
+	rs_log("count");
 	return 0;
 }
 
@@ -90,7 +129,7 @@ static long rs_counted(struct lab_run *r, const struct lab_case *k, FILE *f)
 	return 0;
 }
 
-static const struct lab_backend rs_backend = {
+static struct lab_backend rs_backend = {
 	.prog = "run-state",
 	.fs0 = "fuse",
 	.start = rs_start,
@@ -106,5 +145,9 @@ static const struct lab_backend rs_backend = {
 
 int main(int argc, char *argv[])
 {
+	if (getenv("RUN_STATE_BATCH")) {
+		rs_backend.expire_ms = rs_expire_ms;
+		rs_backend.select = rs_select;
+	}
 	return lab_run_main(argc, argv, &rs_backend);
 }
