@@ -215,9 +215,9 @@ ok '[ "$(cut -d" " -f1 "$tmp/ser" | tr "\n" " ")" = "start end start end " ] &&
 LANES=$tmp/four.lanes "$lab" --kernels stock,patched,optin,stock-6.12 --fs nfs3 \
 	--out "$tmp/four" --no-report 2>"$tmp/err" || cat "$tmp/err" >&2
 ok 'grep -q "^lab: 2 lanes (nfs3-1 nfs3-2), 2 at a time, on stock patched optin stock-6.12" "$tmp/err" &&
-	grep -q "^lab: nfs3-1: lane done, 3 cases" "$tmp/err" &&
-	grep -q "^lab: nfs3-2: lane done, 1 cases" "$tmp/err"' \
-	"four kernels: a lane for the three of the whole plan, one for the other version"
+	grep -q "^lab: nfs3-1: lane done, 2 cases" "$tmp/err" &&
+	grep -q "^lab: nfs3-2: lane done, 2 cases" "$tmp/err"' \
+	"four kernels: two lanes of two (three at most a lane, as even as can be)"
 ok '[ "$(head -n 2 "$tmp/four.lanes" | cut -d" " -f1 | tr "\n" " ")" = "start start " ] &&
 	[ "$(jq -r "[.cases[].kernel] | join(\",\")" "$tmp/four/results.json")" = stock,patched,optin,stock-6.12 ]' \
 	"the two lanes run side by side; the cases in kernel order"
@@ -238,24 +238,28 @@ ok '[ $rc = 1 ] && jq -e "(.cases | length) > 0 and all(.cases[];
 	"a lane whose guest clock disagreed with the host's: every case failed, saying why"
 ok 'jq -e ".kernels.stock.clock.fuse | .host_ppm_lane == 445000 and (.clock_refused | test(\"over the lane\"))" "$tmp/clk/results.json"' \
 	"the refused clock's rate is kept in the results"
-# The whole plan on the first version's kernels, by default; the other
-# versions get its syscall and deep cases and the quick ls, no delays
-"$lab" --quick --kernels stock,stock-6.12 --fs fuse --out "$tmp/dl" \
+# The whole plan on every kernel, by default; --full names the kernels
+# that get it, the others its syscall and deep cases and the quick ls,
+# no delays
+"$lab" --quick --kernels stock,stock-6.12 --fs fuse --out "$tmp/da" \
 	--no-report 2>"$tmp/err"
 nplan0=$("$BUILD/bench/labplan" --fs fuse --quick | wc -l)
 nd=$("$BUILD/bench/labplan" --fs fuse --quick --json |
 	jq -s '[.[] | select(.delay_ms > 0)] | length')
 ok '[ "$nd" -gt 0 ] &&
-	[ "$(jq "[.cases[] | select(.kernel == \"stock\" and .delay_ms > 0)] | length" "$tmp/dl/results.json")" = "$nd" ] &&
+	[ "$(jq "[.cases[] | select(.kernel == \"stock\" and .delay_ms > 0)] | length" "$tmp/da/results.json")" = "$nd" ] &&
+	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\")] | length" "$tmp/da/results.json")" = "$nplan0" ] &&
+	jq -e "[.cases[] | select(.error)] == []" "$tmp/da/results.json"' \
+	"by default every kernel runs the whole (quick) plan, delays included"
+"$lab" --quick --kernels stock,stock-6.12 --fs fuse --full stock \
+	--out "$tmp/dl" --no-report 2>"$tmp/err"
+ok '[ "$(jq "[.cases[] | select(.kernel == \"stock\" and .delay_ms > 0)] | length" "$tmp/dl/results.json")" = "$nd" ] &&
 	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\" and .delay_ms > 0)] | length" "$tmp/dl/results.json")" = 0 ] &&
 	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\")] | length" "$tmp/dl/results.json")" = $((nplan0 - nd)) ] &&
 	jq -e "[.cases[] | select(.error)] == []" "$tmp/dl/results.json"' \
-	"the delayed cases on stock, not on stock-6.12; every other case of the quick plan on both"
-"$lab" --quick --kernels stock,stock-6.12 --fs fuse --full all \
-	--out "$tmp/da" --no-report 2>"$tmp/err"
-ok '[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\" and .delay_ms > 0)] | length" "$tmp/da/results.json")" = "$nd" ]' \
-	"--full all: on stock-6.12 too"
-"$lab" --kernels stock,stock-6.12 --fs fuse --out "$tmp/fl" --no-report 2>"$tmp/err"
+	"--full stock: the delayed cases on stock, not on stock-6.12; every other case of the quick plan on both"
+"$lab" --kernels stock,stock-6.12 --fs fuse --full stock --out "$tmp/fl" \
+	--no-report 2>"$tmp/err"
 "$BUILD/bench/labplan" --fs fuse --json >"$tmp/fullplan"
 "$BUILD/bench/labplan" --fs fuse --quick --json >"$tmp/quickplan"
 nlite=$(( $(jq -s '[.[] | select(.workload != "ls")] | length' "$tmp/fullplan") +
@@ -264,7 +268,7 @@ ok '[ "$(jq "[.cases[] | select(.kernel == \"stock\")] | length" "$tmp/fl/result
 	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\")] | length" "$tmp/fl/results.json")" = "$nlite" ] &&
 	[ "$(jq "[.cases[] | select(.kernel == \"stock-6.12\" and .workload == \"ls\" and .n != 100 and .n != 1000)] | length" "$tmp/fl/results.json")" = 0 ] &&
 	jq -e "[.cases[] | select(.error)] == []" "$tmp/fl/results.json"' \
-	"full run: stock the whole plan; stock-6.12 every syscall and deep case and the quick ls at delay 0 ($nlite)"
+	"full run, --full stock: stock the whole plan; stock-6.12 every syscall and deep case and the quick ls at delay 0 ($nlite)"
 ok 'grep -q "^lab: 2 lanes (fuse-1 fuse-2)" "$tmp/err"' \
 	"full run: FUSE's whole plan in a lane of its own"
 
