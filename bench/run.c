@@ -41,6 +41,7 @@ struct run_result {
 	char lsx[320];		/* lsx's one-line summary */
 	int seen;		/* changed: -1 unknown, 0 old ctime, 1 new */
 	long long primed_us;	/* from the warm-up's end to the call's start */
+	long long warmup_us;	/* the warm-up's own time */
 	struct run_scan {
 		int flagged;	/* files the scan says changed */
 		int detected;	/* of the LAB_SCAN_CHANGES that did */
@@ -368,7 +369,8 @@ static void run_line(struct lab_run *r, const struct lab_case *k,
 	printf("%s,\"calls\":%ld,\"wall_us\":%lld", counts, calls,
 	       res->wall_us);
 	if (k->cache != LAB_COLD)
-		printf(",\"primed_us\":%lld", res->primed_us);
+		printf(",\"primed_us\":%lld,\"warmup_us\":%lld", res->primed_us,
+		       res->warmup_us);
 	for (i = 0; us && runs > 1 && i < runs; i++)
 		printf("%s%lld", i ? "," : ",\"wall_us_runs\":[", us[i]);
 	if (us && runs > 1)
@@ -396,7 +398,9 @@ static void run_skip(struct lab_run *r, const struct lab_case *k,
 /*
  * Did the call see the cache state its case claims? A warm or changed
  * case relies on the warm-up's attributes: the call must end within
- * their timeout since the warm-up. An expired one must start after it.
+ * their timeout since the warm-up began (a listing's first attributes
+ * are as old as the warm-up). An expired one must start after it since
+ * the warm-up ended.
  * NULL, or why not. A host that stalls the guest for a second, or a
  * listing longer than its mount's timeout, makes a "warm" count that is
  * not one: such a run is done again, and failed if it stays so.
@@ -405,7 +409,8 @@ static const char *run_state_wrong(const struct lab_run *r,
 				   const struct lab_case *k,
 				   const struct run_result *res)
 {
-	long long valid_us, end_us = res->primed_us + res->wall_us;
+	long long valid_us, end_us = res->warmup_us + res->primed_us +
+				     res->wall_us;
 
 	if (!r->be->valid_ms || k->cache == LAB_COLD)
 		return NULL;
@@ -432,6 +437,7 @@ struct run_slot {
 	bool used;		/* measured, or dropped */
 	struct statx warm;	/* a syscall's warm-up answer */
 	struct statx *ref;	/* a scan's last scan */
+	long long warm_at;	/* when the warm-up began */
 	long long primed_at;	/* when the warm-up ended */
 	const char *error;	/* why it cannot be measured */
 };
@@ -466,6 +472,7 @@ static void run_prime(struct lab_run *r, struct run_slot *s)
 	/* Only fstatat gets its directory walked (and cached) beforehand. */
 	if (k->workload == LAB_SYSCALL && !strcmp(k->call, "fstatat"))
 		s->dirfd = open(r->at_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	s->warm_at = lab_now_us();
 	if (k->cache != LAB_COLD &&
 	    run_warm_up(r, k, s->dirfd, &s->warm, s->ref))
 		s->error = "warm-up failed";
@@ -508,6 +515,7 @@ static long run_counted(struct lab_run *r, struct run_slot *s,
 	if (be->count(r))
 		return res->error = "no counters", -1;
 	res->primed_us = lab_now_us() - s->primed_at;
+	res->warmup_us = s->primed_at - s->warm_at;
 	run_measure(r, k, s->dirfd, s->ref, res);
 	res->state = run_state_wrong(r, k, res);
 	f = open_memstream(counts, &len);
@@ -553,12 +561,16 @@ struct run_batch {
 	int count;
 };
 
-/* Does @k go in an expiry batch? */
+/*
+ * Does @k go in an expiry batch? Not a case with a wait of its own
+ * (expire=): it may rely on a longer timeout not passing (files expired,
+ * directories not), and a batch waits longer for the worlds primed first.
+ */
 static bool run_batchable(const struct lab_run *r, const struct lab_case *k)
 {
 	return r->be->expire_ms && r->be->select &&
 	       k->cache == LAB_EXPIRED && k->workload != LAB_SCAN &&
-	       !k->delay_ms;
+	       !k->delay_ms && !k->expire_ms;
 }
 
 /*

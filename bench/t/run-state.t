@@ -35,7 +35,7 @@ run() {
 field() { jq -r --arg c "$1" "select(.cache == \$c) | $2" "$tmp/out"; }
 again() { grep -c "case $1: .*: run again\$" "$tmp/err" || :; }
 
-echo 1..20
+echo 1..21
 run 10000 0
 is "$(field warm .error)" null "within the timeout: the warm case stands"
 is "$(field expired .error)" "an expired case started within its attribute timeout" \
@@ -56,18 +56,22 @@ run 50 100 1
 is "$(field warm .error)" null "a stall that passes: the case run again stands"
 is "$(again 1)" 1 "... run again once"
 
-# Cases 1 3 5 expire in 1 s, 4 in 2 s, 2 is warm.
+# Cases 1 3 5 expire in 1 s, 4 in 2 s, 2 is warm, 6 has a wait of its
+# own (expire=: it may rely on another timeout not passing)
 e1=entry_timeout=1,attr_timeout=1 e2=entry_timeout=1,attr_timeout=2
 printf 'call=stat object=file cache=%s opts=%s\n' expired "$e1" warm "$e1" \
 	expired "$e1" expired "$e2" expired "$e1" >"$tmp/cases"
+printf 'call=stat object=file cache=expired opts=%s expire=1500\n' "$e1" \
+	>>"$tmp/cases"
 : >"$tmp/log"
 RUN_STATE_BATCH=1 run 50 100
-is "$(jq -r .id "$tmp/out" | tr '\n' ' ')" "1 3 5 2 4 " \
+is "$(jq -r .id "$tmp/out" | tr '\n' ' ')" "1 3 5 2 4 6 " \
 	"a batch: the expired cases of one wait first, the others in plan order"
-is "$(jq -s 'map(select(.cache == "expired" and .error == null)) | length' "$tmp/out")" 4 \
+is "$(jq -s 'map(select(.cache == "expired" and .error == null)) | length' "$tmp/out")" 5 \
 	"... each expired one measured"
 is "$(grep -c '^age [0-9]* [1-9]' "$tmp/log")" 2 \
 	"one wait for the batch of three, one for the case of another wait"
+is "$(grep -c '^age 6 0' "$tmp/log")" 1 "a case with expire= waits alone"
 is "$(sed -n '1,4p' "$tmp/log" | tr '\n' ' ')" \
 	"setup 1 1 setup 3 2 setup 5 3 age 5 3 " \
 	"the three worlds primed, then the wait"
