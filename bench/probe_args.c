@@ -21,8 +21,8 @@ static const char usage_text[] =
 "  --call stat|lstat|fstat|fstatat|statx   syscall to make (default statx)\n"
 "  --mask SPEC        statx request mask (default basic): comma-separated\n"
 "                     type,mode,nlink,uid,gid,atime,mtime,ctime,ino,size,\n"
-"                     blocks,btime,mnt_id,dioalign,change_cookie, groups\n"
-"                     basic,all,none, or numbers (0x800 or 2048)\n"
+"                     blocks,btime,mnt_id,dioalign,change_cookie,time_gran,\n"
+"                     groups basic,all,none, or numbers (0x800 or 2048)\n"
 "  --sync as-stat|force|dont   AT_STATX_* sync mode (default as-stat)\n"
 "  --nofollow         AT_SYMLINK_NOFOLLOW\n"
 "  --no-automount     AT_NO_AUTOMOUNT\n"
@@ -100,6 +100,7 @@ static const struct mask_name mask_names[] = {
 	{ "mnt_id",	STATX_MNT_ID },
 	{ "dioalign",	STATX_DIOALIGN },
 	{ "change_cookie", STATX_CHANGE_COOKIE },
+	{ "time_gran",	STATX_TIME_GRAN },
 	{ "basic",	STATX_BASIC_STATS },
 	{ "all",	STATX_ALL },
 	{ "none",	0 },

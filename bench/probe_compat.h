@@ -30,9 +30,12 @@
 #define STATX_DIOALIGN		0x00002000U
 #endif
 
-/* The 6.12 series' change cookie (kernel/patches-6.12, patch 15) */
+/* The 6.12 series' change cookie and timestamp granularity */
 #ifndef STATX_CHANGE_COOKIE
 #define STATX_CHANGE_COOKIE	0x40000000U
+#endif
+#ifndef STATX_TIME_GRAN
+#define STATX_TIME_GRAN		0x20000000U
 #endif
 
 #ifndef STATX_ATTR_MOUNT_ROOT

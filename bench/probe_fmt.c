@@ -25,6 +25,7 @@
 #define STX_DIO_MEM_OFF		0x98
 #define STX_DIO_OFFSET_OFF	0x9c
 #define STX_CHANGE_COOKIE_OFF	0xc0	/* the 6.12 series' patch 15 */
+#define STX_TIME_GRAN_OFF	0xc8	/* and its stx_time_gran */
 
 _Static_assert(sizeof(struct statx) == 0x100, "struct statx is not 256 bytes");
 _Static_assert(offsetof(struct statx, stx_dev_minor) == 0x8c,
@@ -76,6 +77,19 @@ uint64_t probe_stx_change_cookie(const struct statx *stx)
 void probe_stx_set_change_cookie(struct statx *stx, uint64_t cookie)
 {
 	memcpy((char *)stx + STX_CHANGE_COOKIE_OFF, &cookie, sizeof(cookie));
+}
+
+uint32_t probe_stx_time_gran(const struct statx *stx)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)stx + STX_TIME_GRAN_OFF, sizeof(v));
+	return v;
+}
+
+void probe_stx_set_time_gran(struct statx *stx, uint32_t ns)
+{
+	memcpy((char *)stx + STX_TIME_GRAN_OFF, &ns, sizeof(ns));
 }
 
 /*
@@ -330,6 +344,11 @@ static void print_extras(FILE *f, const struct probe_report *rep,
 		fprintf(f, "Change cookie: %s%s\n", cookie,
 			!(stx->stx_mask & STATX_CHANGE_COOKIE) ? "" :
 			cookie_monotonic(stx) ? " (monotonic)" : "");
+	if (stx->stx_mask & STATX_TIME_GRAN)
+		fprintf(f, "Time granularity: %u ns\n",
+			probe_stx_time_gran(stx));
+	else if (rep->request_mask & STATX_TIME_GRAN)
+		fputs("Time granularity: not reported\n", f);
 }
 
 void probe_print_text(FILE *f, const struct probe_report *rep,
@@ -439,6 +458,10 @@ static void json_times_and_extras(FILE *f, const struct probe_report *rep,
 	if (m & STATX_CHANGE_COOKIE)
 		fprintf(f, ",\"change_monotonic\":%s",
 			cookie_monotonic(stx) ? "true" : "false");
+	if (m & STATX_TIME_GRAN)
+		fprintf(f, ",\"time_gran_ns\":%u", probe_stx_time_gran(stx));
+	else if (rep->request_mask & STATX_TIME_GRAN)
+		fputs(",\"time_gran_ns\":\"not reported\"", f);
 }
 
 void probe_print_json(FILE *f, const struct probe_report *rep,

@@ -35,6 +35,8 @@ uint32_t probe_stx_dio_offset_align(const struct statx *stx);
 void probe_stx_set_dioalign(struct statx *stx, uint32_t mem, uint32_t offset);
 uint64_t probe_stx_change_cookie(const struct statx *stx);
 void probe_stx_set_change_cookie(struct statx *stx, uint64_t cookie);
+uint32_t probe_stx_time_gran(const struct statx *stx);
+void probe_stx_set_time_gran(struct statx *stx, uint32_t ns);
 
 const char *probe_type_name(unsigned int mode);
 void probe_attr_picture(char *out, uint64_t attributes, uint64_t attr_mask);

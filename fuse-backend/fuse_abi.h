@@ -42,6 +42,11 @@
 #define FC_SX_COOKIE_FIELD		change_cookie
 #endif
 #define FC_STX_CHANGE_COOKIE_OFF	0xc0
+/* The series' stx_time_gran (STATX_TIME_GRAN): timestamp granularity */
+#ifndef STATX_TIME_GRAN
+#define STATX_TIME_GRAN			0x20000000U
+#endif
+#define FC_STX_TIME_GRAN_OFF		0xc8
 
 static inline uint64_t *fc_sx_cookie(struct fuse_statx *sx)
 {

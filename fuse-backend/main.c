@@ -27,6 +27,7 @@
 #include "ctl.h"
 #include "loop.h"
 #include "ops.h"
+#include "statx.h"
 
 enum {
 	FC_EXIT_OK,
@@ -52,6 +53,7 @@ struct fc_config {
 	int nostatx;
 	int dont_sync_entries;
 	int change_cookie;
+	int time_gran;
 	int dry_run;
 	char *backing;		/* the first non-option argument */
 };
@@ -71,6 +73,7 @@ struct fc_settings {
 	uid_t deny_uid;		/* FC_NO_UID: nobody */
 	bool dont_sync_entries;
 	bool change_cookie;
+	bool time_gran;
 };
 
 #define FC_OPT(t, f, v)	{ t, offsetof(struct fc_config, f), v }
@@ -89,6 +92,7 @@ static const struct fuse_opt fc_opts[] = {
 	FC_OPT("nostatx", nostatx, 1),
 	FC_OPT("dont_sync_entries", dont_sync_entries, 1),
 	FC_OPT("change_cookie", change_cookie, 1),
+	FC_OPT("time_gran", time_gran, 1),
 	FC_OPT("--dry-run", dry_run, 1),
 	/* Ours to report, and libfuse's to pass to the kernel */
 	FC_OPT("default_permissions", default_permissions, 1),
@@ -132,6 +136,10 @@ static void fc_help(void)
 	       "    -o change_cookie         report the backing file's change cookie\n"
 	       "                             in FUSE_STATX (FUSE_STATX_CHANGE_COOKIE,\n"
 	       "                             if the kernel offers it)\n"
+	       "    -o time_gran             give the kernel the backing file\n"
+	       "                             system's timestamp granularity in\n"
+	       "                             FUSE_INIT (if the kernel reports it:\n"
+	       "                             STATX_TIME_GRAN)\n"
 	       "    --dry-run                check, but do not mount\n\n"
 	       "    -h   --help              print help\n"
 	       "    -V   --version           print version\n"
@@ -308,6 +316,7 @@ static bool fc_check_options(struct fc_config *cfg, struct fc_settings *set)
 	set->nostatx = cfg->nostatx;
 	set->dont_sync_entries = cfg->dont_sync_entries;
 	set->change_cookie = cfg->change_cookie;
+	set->time_gran = cfg->time_gran;
 	return fc_check_combined(cfg) &&
 	       fc_parse_secs("entry_timeout", cfg->entry_timeout,
 			     &set->entry_timeout) &&
@@ -418,6 +427,11 @@ static int fc_setup_data(struct fc_data *d, const char *backing,
 	d->deny_uid = set->deny_uid;
 	d->dont_sync_entries = set->dont_sync_entries;
 	d->change_cookie = set->change_cookie;
+	d->time_gran = set->time_gran ? fc_statx_time_gran(fd) : 0;
+	if (set->time_gran && !d->time_gran)
+		fprintf(stderr,
+			"fusecount: %s: the kernel does not report its timestamp granularity (STATX_TIME_GRAN): none given to FUSE\n",
+			backing);
 	d->debug = debug;
 	return 0;
 }
@@ -463,6 +477,7 @@ static void fc_print_dry_run(const struct fc_config *cfg,
 	printf("dont_sync_entries=%s\n",
 	       set->dont_sync_entries ? "on" : "off");
 	printf("change_cookie=%s\n", set->change_cookie ? "on" : "off");
+	printf("time_gran=%s\n", set->time_gran ? "on" : "off");
 	if (set->deny_uid == FC_NO_UID)
 		printf("deny_uid=none\n");
 	else

@@ -108,6 +108,9 @@ static void fc_init(void *userdata, struct fuse_conn_info *conn)
 		FUSE_CAP_SPLICE_MOVE, false);
 	fc_want(conn, FUSE_CAP_READDIRPLUS, d->readdirplus != FC_RDP_OFF);
 	fc_want(conn, FUSE_CAP_READDIRPLUS_AUTO, d->readdirplus == FC_RDP_AUTO);
+	/* The kernel keeps the backing file system's, or 1 ns by default */
+	if (d->time_gran)
+		conn->time_gran = d->time_gran;
 	if (d->debug)
 		fuse_log(FUSE_LOG_DEBUG,
 			 "fusecount: protocol 7.%u, want 0x%x\n",

@@ -29,6 +29,7 @@ struct fc_data {
 	uid_t deny_uid;			/* immutable; FC_NO_UID: nobody */
 	bool dont_sync_entries;		/* immutable: FUSE_DONT_SYNC_ENTRIES */
 	bool change_cookie;		/* immutable: FUSE_STATX_CHANGE_COOKIE */
+	uint32_t time_gran;		/* immutable: INIT's time_gran, 0 none */
 	bool debug;			/* immutable after startup */
 	struct fc_itable itable;
 	struct fc_stats stats;

@@ -33,6 +33,27 @@ _Static_assert(sizeof(struct fc_statx_reply) ==
 	       sizeof(struct fuse_out_header) + sizeof(struct fuse_statx_out),
 	       "the reply must have no padding");
 
+/**
+ * fc_statx_time_gran() - the timestamp granularity of a backing directory
+ * @fd: the directory
+ *
+ * Return: stx_time_gran in ns, 0 when the kernel does not report it (a
+ * kernel without the series' STATX_TIME_GRAN): then fusecount tells the
+ * kernel nothing, and its timestamps are of no known granularity.
+ */
+uint32_t fc_statx_time_gran(int fd)
+{
+	struct statx stx;
+	uint32_t ns;
+
+	memset(&stx, 0, sizeof(stx));
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_TIME_GRAN, &stx) ||
+	    !(stx.stx_mask & STATX_TIME_GRAN))
+		return 0;
+	memcpy(&ns, (const char *)&stx + FC_STX_TIME_GRAN_OFF, sizeof(ns));
+	return ns <= 1000000000 ? ns : 0;
+}
+
 /* As libfuse does for attr_valid: whole seconds, then nanoseconds */
 static void fc_timeout_split(double t, uint64_t *sec, uint32_t *nsec)
 {

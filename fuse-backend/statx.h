@@ -20,6 +20,7 @@ void fc_statx_build(struct fc_statx_reply *rep, uint64_t unique,
 		    const struct statx *stx, double timeout);
 void fc_statx_drop(struct fuse_statx *sx, uint32_t drop);
 void fc_statx_cookie(struct fuse_statx *sx, const struct statx *stx);
+uint32_t fc_statx_time_gran(int fd);
 size_t fc_statx_answer(struct fc_data *d, const void *buf, size_t len,
 		       struct fc_statx_reply *rep);
 

@@ -706,6 +706,61 @@ static void test_change_cookie(void)
 		"JSON: a cookie set without being asked for is still shown");
 }
 
+/*
+ * The timestamp granularity (STATX_TIME_GRAN, stx_time_gran at 0xc8):
+ * in ns when the kernel set the bit, "not reported" when asked for and
+ * not set, nothing otherwise.
+ */
+static void test_time_gran(void)
+{
+	struct probe_report rep = example_report;
+	struct statx stx;
+
+	memset(&stx, 0, sizeof(stx));
+	probe_stx_set_time_gran(&stx, 4000000);
+	is_uint(((const unsigned char *)&stx)[0xc9], 0x09,
+		"the granularity sits at offset 0xc8");
+	is_uint(probe_stx_time_gran(&stx), 4000000, "it reads back");
+	mask_ok("time_gran", 0x20000000);
+
+	rep.request_mask = STATX_SIZE | STATX_TIME_GRAN;
+	stx.stx_mask = STATX_SIZE | STATX_TIME_GRAN;
+	stx.stx_blksize = 4096;
+	stx.stx_size = 5;
+	output_is(probe_print_text, &rep, &stx,
+		"statx(foo) = 0\n"
+		"results=20000200\n"
+		"  Size: 5               IO Block: 4096   no type\n"
+		"Device: 00:00          \n"
+		"Time granularity: 4000000 ns\n",
+		"text: the granularity in ns");
+	output_is(probe_print_json, &rep, &stx,
+		"{\"call\":\"statx\",\"path\":\"foo\","
+		"\"request_mask\":\"0x20000200\",\"sync\":\"as-stat\","
+		"\"flags\":\"0x0\",\"result_mask\":\"0x20000200\","
+		"\"size\":5,\"blksize\":4096,\"dev\":\"0:0\","
+		"\"rdev\":\"0:0\",\"attributes\":\"0x0\","
+		"\"attributes_mask\":\"0x0\",\"time_gran_ns\":4000000}\n",
+		"JSON: time_gran_ns");
+	stx.stx_mask = STATX_SIZE;
+	output_is(probe_print_text, &rep, &stx,
+		"statx(foo) = 0\n"
+		"results=200\n"
+		"  Size: 5               IO Block: 4096   no type\n"
+		"Device: 00:00          \n"
+		"Time granularity: not reported\n",
+		"text: asked for, bit not set: not reported");
+	output_is(probe_print_json, &rep, &stx,
+		"{\"call\":\"statx\",\"path\":\"foo\","
+		"\"request_mask\":\"0x20000200\",\"sync\":\"as-stat\","
+		"\"flags\":\"0x0\",\"result_mask\":\"0x200\","
+		"\"size\":5,\"blksize\":4096,\"dev\":\"0:0\","
+		"\"rdev\":\"0:0\",\"attributes\":\"0x0\","
+		"\"attributes_mask\":\"0x0\","
+		"\"time_gran_ns\":\"not reported\"}\n",
+		"JSON: asked for, bit not set: \"not reported\"");
+}
+
 int main(void)
 {
 	test_masks();
@@ -720,6 +775,7 @@ int main(void)
 	test_text_output();
 	test_json_output();
 	test_change_cookie();
+	test_time_gran();
 
 	return done();
 }

@@ -18,7 +18,7 @@ may_include() {
 	ops)		echo "inode.h stats.h trace.h" ;;
 	statx)		echo "ops.h req.h" ;;
 	loop)		echo "ops.h req.h stats.h trace.h statx.h init.h" ;;
-	main)		echo "ctl.h loop.h ops.h" ;;
+	main)		echo "ctl.h loop.h ops.h statx.h" ;;
 	*)		echo "?" ;;
 	esac
 }

@@ -56,7 +56,7 @@ good() {
 	fi
 }
 
-echo 1..54
+echo 1..55
 expect 2 'missing BACKING_DIR' 'no arguments'
 expect 2 'missing MOUNTPOINT' 'no mountpoint' "$B"
 expect 2 "$TMP/nope: No such file or directory" 'missing backing dir' \
@@ -122,14 +122,16 @@ good deny_uid=65534 'deny_uid=65534' 'deny_uid=65534'
 good deny_uid=0 'deny_uid=0' 'deny_uid=0'
 good dont_sync_entries 'dont_sync_entries=on' 'dont_sync_entries'
 good change_cookie 'change_cookie=on' 'change_cookie'
+good time_gran 'time_gran=on' 'time_gran'
 good ctl="$TMP/c/s",ctl_mode=0660 'ctl_mode=0660' 'ctl_mode=0660'
 run "$TMP/out" "$TMP/err" "$BUILD/fusecount" --dry-run "$B" "$M"
 ok 'grep -qx "statx_drop=0x0" "$TMP/out" &&
 	grep -qx "deny_uid=none" "$TMP/out" &&
 	grep -qx "ctl_mode=0600" "$TMP/out" &&
 	grep -qx "dont_sync_entries=off" "$TMP/out" &&
-	grep -qx "change_cookie=off" "$TMP/out"' \
-	'defaults: nothing dropped, nobody denied, socket 0600, entries synced, no cookie'
+	grep -qx "change_cookie=off" "$TMP/out" &&
+	grep -qx "time_gran=off" "$TMP/out"' \
+	'defaults: nothing dropped, nobody denied, socket 0600, entries synced, no cookie, no granularity'
 
 (cd "$TMP" && $VALGRIND "$BUILD/fusecount" --dry-run -o ctl=rel.sock \
 	"$B" "$M") >"$TMP/out" 2>&1
