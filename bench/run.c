@@ -354,6 +354,23 @@ static void run_keys(struct lab_run *r, const struct lab_case *k)
 }
 
 /*
+ * Did the call outlast its mount's shortest attribute timeout? Then
+ * attributes it fetched early may expire before it ends, and its count
+ * depends on how fast it ran (a listing of 1000 entries on actimeo=1
+ * under load): not an error, but not a count that must repeat.
+ */
+static bool run_outlasted(const struct lab_run *r, const struct lab_case *k,
+			  const struct run_result *res)
+{
+	long long valid_us;
+
+	if (!r->be->valid_ms)
+		return false;
+	valid_us = r->be->valid_ms(k) * 1000LL;
+	return valid_us && res->wall_us >= valid_us;
+}
+
+/*
  * wall_us is the median of @runs runs, each in @us (NULL: one run);
  * @left_out more counted other calls.
  */
@@ -368,6 +385,8 @@ static void run_line(struct lab_run *r, const struct lab_case *k,
 	run_answer(stdout, k, res);
 	printf("%s,\"calls\":%ld,\"wall_us\":%lld", counts, calls,
 	       res->wall_us);
+	if (run_outlasted(r, k, res))
+		fputs(",\"outlasted_timeout\":true", stdout);
 	if (k->cache != LAB_COLD)
 		printf(",\"primed_us\":%lld,\"warmup_us\":%lld", res->primed_us,
 		       res->warmup_us);
