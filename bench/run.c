@@ -756,10 +756,36 @@ static int run_gather(struct lab_run *r, const bool *done,
 }
 
 /*
+ * Prime the worlds of @b in turn, at most for the backend's batch span;
+ * @b keeps those primed, @which (@n cases) the cases that have one.
+ */
+static int run_prime_batch(struct lab_run *r, struct run_batch *b,
+			   const int *which, int n)
+{
+	long long span_us = r->be->batch_span_ms ?
+			    r->be->batch_span_ms() * 1000LL : 0;
+	long long t0 = lab_now_us();
+	int i;
+
+	for (i = 0; i < b->count; i++) {
+		if (i && span_us && lab_now_us() - t0 > span_us)
+			break;
+		r->index = b->slot[i].k - r->plan.cases;
+		run_prime(r, &b->slot[i]);
+	}
+	b->count = i;
+	/* slots are in case order: the cases left out are the last ones */
+	while (n > 1 && b->slot[b->count - 1].k != &r->plan.cases[which[n - 1]])
+		n--;
+	return n;
+}
+
+/*
  * Run a batch from the case at r->index: prime every world, wait once
  * (age() of the last one primed: the others have waited longer), then
  * each case in plan order. Its cases' calls go in @calls, @done marks
- * them; 0, or -1 if one failed.
+ * them; 0, or -1 if one failed. A case left out of the priming (the
+ * backend's span) stays for a batch of its own.
  */
 static int run_batch(struct lab_run *r, long *calls, bool *done)
 {
@@ -768,10 +794,7 @@ static int run_batch(struct lab_run *r, long *calls, bool *done)
 	struct run_slot *last;
 
 	n = run_gather(r, done, &b, which);
-	for (i = 0; i < b.count; i++) {
-		r->index = b.slot[i].k - r->plan.cases;
-		run_prime(r, &b.slot[i]);
-	}
+	n = run_prime_batch(r, &b, which, n);
 	last = &b.slot[b.count - 1];
 	run_select(r, last);
 	if (r->be->age(r, last->k))

@@ -77,6 +77,13 @@ struct lab_backend {
 	 */
 	unsigned int (*expire_ms)(const struct lab_case *k);
 	void (*select)(struct lab_run *r, const struct lab_case *k);
+	/*
+	 * How long a batch may prime (optional; 0 or NULL: no limit): its
+	 * first world waits that much longer, and an expired state may end
+	 * (NFS's statx_cached_access=N trusts ACCESS answers N s past the
+	 * expiry).
+	 */
+	unsigned int (*batch_span_ms)(void);
 	int (*delay)(struct lab_run *r, unsigned int ms);
 	/* counters before the call; after it, as ",KEY:..." JSON on @f */
 	int (*count)(struct lab_run *r);

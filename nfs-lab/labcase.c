@@ -425,6 +425,17 @@ static void lc_select(struct lab_run *r, const struct lab_case *k)
 		 lc_object_path(k) : "ls");
 }
 
+/*
+ * With statx_cached_access=N (the optin kernel's lab.optin=N), an expired
+ * case's DONT_SYNC walk uses cached ACCESS answers for N s past the
+ * attributes' expiry: a batch must measure its first world well within
+ * that. Half of it; no limit otherwise.
+ */
+static unsigned int lc_batch_span_ms(void)
+{
+	return lab_optin_seconds() * 500;
+}
+
 /* The case's world: its tree on the server and its mount. */
 static int lc_setup(struct lab_run *r, const struct lab_case *k)
 {
@@ -713,6 +724,7 @@ static const struct lab_backend lc_backend = {
 	.valid_ms = lc_valid_ms,
 	.expire_ms = lc_expire_ms,
 	.select = lc_select,
+	.batch_span_ms = lc_batch_span_ms,
 	.delay = lc_delay,
 	.count = lc_count,
 	.counted = lc_counted,

@@ -35,7 +35,7 @@ run() {
 field() { jq -r --arg c "$1" "select(.cache == \$c) | $2" "$tmp/out"; }
 again() { grep -c "case $1: .*: run again\$" "$tmp/err" || :; }
 
-echo 1..21
+echo 1..24
 run 10000 0
 is "$(field warm .error)" null "within the timeout: the warm case stands"
 is "$(field expired .error)" "an expired case started within its attribute timeout" \
@@ -88,4 +88,13 @@ done >"$tmp/cases"
 RUN_STATE_BATCH=1 run 50 100
 is "$(grep -c ^age "$tmp/log")" 2 "30 expired cases: two batches, two waits"
 is "$(jq -s 'map(select(.error == null)) | length' "$tmp/out")" 30 "... all measured"
+
+# The backend bounds a batch's priming (setups of 20 ms, 50 ms at most)
+: >"$tmp/log"
+RUN_STATE_BATCH=1 RUN_STATE_SPAN_MS=50 RUN_STATE_SETUP_MS=20 run 50 100
+ok '[ "$(grep -c ^age "$tmp/log")" -ge 8 ]' \
+	"a span of 50 ms: batches of 4 worlds at most, 8 waits or more"
+is "$(jq -s 'map(select(.error == null)) | length' "$tmp/out")" 30 "... all measured, each once"
+is "$(grep -c ^setup "$tmp/log")" "$(grep -c ^teardown "$tmp/log")" \
+	"... every world torn down"
 exit $failed

@@ -11,7 +11,8 @@
  * file each) and says how long an expired case waits (1 s, 2 s with
  * attr_timeout=2 in its options), so the runner batches expired cases;
  * each setup, age, count and teardown is logged to $RUN_STATE_DIR/log
- * as "OP CASE-ID WORLD".
+ * as "OP CASE-ID WORLD". $RUN_STATE_SPAN_MS: how long a batch may prime;
+ * $RUN_STATE_SETUP_MS: how long a setup takes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,12 +65,20 @@ static void rs_select(struct lab_run *r, const struct lab_case *k)
 		 getenv("RUN_STATE_DIR"), k->id, r->world);
 }
 
+static unsigned int rs_span_ms(void)
+{
+	return rs_env("RUN_STATE_SPAN_MS");
+}
+
 static int rs_setup(struct lab_run *r, const struct lab_case *k)
 {
+	unsigned int ms = rs_env("RUN_STATE_SETUP_MS");
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	FILE *f;
 
 	rs_select(r, k);
 	rs_log("setup");
+	nanosleep(&ts, NULL);
 	f = fopen(r->path, "w");
 	return f && !fclose(f) ? 0 : -1;
 }
@@ -148,6 +157,7 @@ int main(int argc, char *argv[])
 	if (getenv("RUN_STATE_BATCH")) {
 		rs_backend.expire_ms = rs_expire_ms;
 		rs_backend.select = rs_select;
+		rs_backend.batch_span_ms = rs_span_ms;
 	}
 	return lab_run_main(argc, argv, &rs_backend);
 }
