@@ -609,6 +609,7 @@ static long run_next(struct lab_run *r, const struct lab_case *k,
 	run_prime(r, &alone);
 	return run_finish(r, &alone, res, counts);
 }
+
 /*
  * How many runs an ls case gets: repeat=N if the case line says so,
  * else RUN_LS_RUNS when its first run took less than RUN_REPEAT_US (the
