@@ -30,7 +30,7 @@ for i in 1 2; do
 		--timeout 300 >"$lab_tmp/run$i.log" 2>&1; then
 		lab_bail "run $i failed" "$lab_tmp/run$i.log"
 	fi
-	jq -c '.cases[] | del(.wall_us, .wall_us_runs, .primed_us, .rpc_rtt_us, .wire_us, .wire_median_us,
+	jq -c '.cases[] | del(.wall_us, .wall_us_runs, .primed_us, .warmup_us, .outlasted_timeout, .rpc_rtt_us, .wire_us, .wire_median_us,
 		.wire_hold_us, .wire_hold_median_us)' "$lab_tmp/run$i.json" >"$lab_tmp/cases$i"
 done
 sed 's/^/# /' "$lab_tmp/run1.log"
