@@ -639,7 +639,8 @@ static int run_cmp_us(const void *a, const void *b)
  * Time the case again from the same cache state; each run starts from
  * setup. The counts are the first run's. Where the kernel is exact, a
  * run whose call count differs is an error, not a sample; where it is
- * not (be->counts_vary), that run did other work and is left out.
+ * not (be->counts_vary), or a run outlasted its attribute timeout (its
+ * count depends on its speed), that run did other work and is left out.
  * Return: the runs kept in @us, the first one included.
  */
 static unsigned int run_again(struct lab_run *r, const struct lab_case *k,
@@ -659,7 +660,8 @@ static unsigned int run_again(struct lab_run *r, const struct lab_case *k,
 			(*left_out)++;	/* not the state it claims: not a sample */
 		else if (got == calls)
 			us[kept++] = again.wall_us;
-		else if (r->be->counts_vary && !again.error)
+		else if ((r->be->counts_vary || run_outlasted(r, k, &again) ||
+			  run_outlasted(r, k, res)) && !again.error)
 			(*left_out)++;
 		else
 			res->error = again.error ?: "calls differ between runs";
