@@ -31,24 +31,35 @@ _Static_assert(sizeof(struct statx) == 0x100, "struct statx is not 256 bytes");
 _Static_assert(offsetof(struct statx, stx_dev_minor) == 0x8c,
 	       "struct statx layout differs from the uapi");
 
+/* A field glibc's struct statx may not name, at @off of the uapi layout */
+static void stx_get(const struct statx *stx, size_t off, void *v, size_t len)
+{
+	memcpy(v, (const char *)stx + off, len);
+}
+
+static void stx_set(struct statx *stx, size_t off, const void *v, size_t len)
+{
+	memcpy((char *)stx + off, v, len);
+}
+
 uint64_t probe_stx_mnt_id(const struct statx *stx)
 {
 	uint64_t v;
 
-	memcpy(&v, (const char *)stx + STX_MNT_ID_OFF, sizeof(v));
+	stx_get(stx, STX_MNT_ID_OFF, &v, sizeof(v));
 	return v;
 }
 
 void probe_stx_set_mnt_id(struct statx *stx, uint64_t mnt_id)
 {
-	memcpy((char *)stx + STX_MNT_ID_OFF, &mnt_id, sizeof(mnt_id));
+	stx_set(stx, STX_MNT_ID_OFF, &mnt_id, sizeof(mnt_id));
 }
 
 uint32_t probe_stx_dio_mem_align(const struct statx *stx)
 {
 	uint32_t v;
 
-	memcpy(&v, (const char *)stx + STX_DIO_MEM_OFF, sizeof(v));
+	stx_get(stx, STX_DIO_MEM_OFF, &v, sizeof(v));
 	return v;
 }
 
@@ -56,40 +67,40 @@ uint32_t probe_stx_dio_offset_align(const struct statx *stx)
 {
 	uint32_t v;
 
-	memcpy(&v, (const char *)stx + STX_DIO_OFFSET_OFF, sizeof(v));
+	stx_get(stx, STX_DIO_OFFSET_OFF, &v, sizeof(v));
 	return v;
 }
 
 void probe_stx_set_dioalign(struct statx *stx, uint32_t mem, uint32_t offset)
 {
-	memcpy((char *)stx + STX_DIO_MEM_OFF, &mem, sizeof(mem));
-	memcpy((char *)stx + STX_DIO_OFFSET_OFF, &offset, sizeof(offset));
+	stx_set(stx, STX_DIO_MEM_OFF, &mem, sizeof(mem));
+	stx_set(stx, STX_DIO_OFFSET_OFF, &offset, sizeof(offset));
 }
 
 uint64_t probe_stx_change_cookie(const struct statx *stx)
 {
 	uint64_t v;
 
-	memcpy(&v, (const char *)stx + STX_CHANGE_COOKIE_OFF, sizeof(v));
+	stx_get(stx, STX_CHANGE_COOKIE_OFF, &v, sizeof(v));
 	return v;
 }
 
 void probe_stx_set_change_cookie(struct statx *stx, uint64_t cookie)
 {
-	memcpy((char *)stx + STX_CHANGE_COOKIE_OFF, &cookie, sizeof(cookie));
+	stx_set(stx, STX_CHANGE_COOKIE_OFF, &cookie, sizeof(cookie));
 }
 
 uint32_t probe_stx_time_gran(const struct statx *stx)
 {
 	uint32_t v;
 
-	memcpy(&v, (const char *)stx + STX_TIME_GRAN_OFF, sizeof(v));
+	stx_get(stx, STX_TIME_GRAN_OFF, &v, sizeof(v));
 	return v;
 }
 
 void probe_stx_set_time_gran(struct statx *stx, uint32_t ns)
 {
-	memcpy((char *)stx + STX_TIME_GRAN_OFF, &ns, sizeof(ns));
+	stx_set(stx, STX_TIME_GRAN_OFF, &ns, sizeof(ns));
 }
 
 /*
