@@ -7,7 +7,7 @@
  *   labcase --kernel LABEL --cases FILE --fs nfs3|nfs4.1|nfs4.2
  *   labcase --ctl REQUEST                  one labctl request
  *
- * A case gets a fresh tree on the server (labctl mktree nfsV-cN), a fresh
+ * A case gets a tree on the server (labctl mktree nfsV-cN), a fresh
  * mount of it (nosharecache: caches of its own), its cache state, then
  * the measured call between two snapshots of both sides' counters:
  *   cold     just mounted
@@ -15,6 +15,10 @@
  *   expired  after a warm-up and a wait past the attribute timeouts
  *   changed  after a warm-up and a change on the server (labctl)
  * A delay is netem on the server's link, for the measured call only.
+ *
+ * A tree the case only reads (an ls or deep tree, not changed) is made
+ * once per shape (nfsV-ls1000, nfsV-deep) and kept for every case and
+ * world of that shape: the mount, not the tree, makes the cache cold.
  *
  * While it runs, one more mount of the export root stays up (the
  * anchor): the NFS client state (NFSv4.1 session, TCP connection) then
@@ -59,7 +63,8 @@ struct lc_snap {
 static struct lc_state {
 	const char *vers; /* 3, 4.1, 4.2 */
 	bool v4;
-	char tree[32]; /* nfsV-cN[-wW], on the server below the export */
+	char tree[32]; /* on the server below the export: lc_select() */
+	bool pooled; /* the tree is kept for other cases (lc_pool) */
 	const struct lab_case *k;
 	struct lc_snap before;
 } lc;
@@ -226,18 +231,24 @@ static int lc_connect(void)
  */
 static int lc_ctl_call(const char *req, char *out, size_t size)
 {
-	char reply[LAB_REPLY_MAX + 1];
-	size_t len = 0, reqlen = strlen(req);
+	char reply[LAB_REPLY_MAX + 1], line[LAB_LINE_MAX + 1];
+	size_t len = 0;
 	ssize_t n;
+	int fd, err, linelen;
 	char *nl;
-	int fd, err;
 
+	/*
+	 * One write: a second small one would wait for the first one's ACK
+	 * (Nagle), which the server delays by 40 ms.
+	 */
+	linelen = snprintf(line, sizeof(line), "%s\n", req);
+	if (linelen < 0 || (size_t)linelen >= sizeof(line))
+		return -E2BIG;
 	fd = lc_connect();
 	if (fd < 0)
 		return fd;
 	err = -EIO;
-	if (write(fd, req, reqlen) != (ssize_t)reqlen ||
-	    write(fd, "\n", 1) != 1)
+	if (write(fd, line, linelen) != linelen)
 		goto out_close;
 	while (len < LAB_REPLY_MAX &&
 	       (n = read(fd, reply + len, LAB_REPLY_MAX - len)) > 0)
@@ -395,27 +406,116 @@ static int lc_start(struct lab_run *r)
 	return 0;
 }
 
+/*
+ * Shared trees (lc.pooled): one per shape, made on first use, kept until
+ * the run stops or the space is wanted. Making and removing 1000 entries
+ * on the server costs more guest time than the listings measured on
+ * them, and a case that only reads a tree finds it as it was made; a
+ * mount of its own (nosharecache) is what gives each world cold caches.
+ * LC_POOL_ENTRIES keeps the trees within the export (16384 inodes,
+ * 64 MB: an entry takes at most a 4 KiB block): a tree no world has
+ * mounted is removed when a new one would not fit.
+ */
+#define LC_POOL_MAX	8
+#define LC_POOL_ENTRIES	12000
+
+static struct lc_pool {
+	char tree[32];
+	unsigned int entries, mounts;
+} lc_pool[LC_POOL_MAX];
+
+/* Does @k only read its tree, so that other cases may share it? */
+static bool lc_shares_tree(const struct lab_case *k)
+{
+	return (k->workload == LAB_LS || k->workload == LAB_DEEP) &&
+	       k->cache != LAB_CHANGED;
+}
+
+static unsigned int lc_tree_entries(const struct lab_case *k)
+{
+	return k->workload == LAB_LS ? k->n : LAB_DEEP_N;
+}
+
+static struct lc_pool *lc_pool_find(const char *tree)
+{
+	unsigned int i;
+
+	for (i = 0; i < LC_POOL_MAX; i++)
+		if (lc_pool[i].entries && !strcmp(lc_pool[i].tree, tree))
+			return &lc_pool[i];
+	return NULL;
+}
+
+static void lc_pool_drop(struct lc_pool *p)
+{
+	lc_ctl_must(lc.k, "rmtree %s", p->tree);
+	memset(p, 0, sizeof(*p));
+}
+
+/* A free slot for @entries more, removing unmounted trees if need be */
+static struct lc_pool *lc_pool_room(unsigned int entries)
+{
+	struct lc_pool *free_slot = NULL;
+	unsigned int i, held = 0;
+
+	for (i = 0; i < LC_POOL_MAX; i++)
+		held += lc_pool[i].entries;
+	for (i = 0; i < LC_POOL_MAX; i++) {
+		struct lc_pool *p = &lc_pool[i];
+
+		if (p->entries && !p->mounts &&
+		    (held + entries > LC_POOL_ENTRIES || !free_slot)) {
+			held -= p->entries;
+			lc_pool_drop(p);
+		}
+		if (!p->entries && !free_slot)
+			free_slot = p;
+	}
+	return free_slot;
+}
+
+/* The run's shared trees, all of them (another NFS version may follow) */
+static void lc_pool_clear(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < LC_POOL_MAX; i++)
+		if (lc_pool[i].entries)
+			lc_pool_drop(&lc_pool[i]);
+}
+
 static void lc_stop(struct lab_run *r)
 {
 	(void)r;
+	lc_pool_clear();
 	lc_umount(LC_ANCHOR);
 }
 
 /*
  * The names of the case's world: its tree on the server, nfsV-cN (one
- * boot may run several NFS versions), -wW for a world of an expiry
- * batch; its mount and the paths below it.
+ * boot may run several NFS versions), or the shape's shared one,
+ * nfsV-lsN or nfsV-deep; its mount /mnt/nfsV-cN, -wW for a world of an
+ * expiry batch; and the paths below it.
  */
 static void lc_select(struct lab_run *r, const struct lab_case *k)
 {
+	char mnt[32];
+
 	lc.k = k;
+	lc.pooled = lc_shares_tree(k);
 	if (r->world)
-		snprintf(lc.tree, sizeof(lc.tree), "%s-c%u-w%d", r->fs->name,
-			 k->id, r->world);
+		snprintf(mnt, sizeof(mnt), "%s-c%u-w%d", r->fs->name, k->id,
+			 r->world);
 	else
-		snprintf(lc.tree, sizeof(lc.tree), "%s-c%u", r->fs->name,
-			 k->id);
-	snprintf(r->mnt, sizeof(r->mnt), "/mnt/%s", lc.tree);
+		snprintf(mnt, sizeof(mnt), "%s-c%u", r->fs->name, k->id);
+	if (lc.pooled && k->workload == LAB_LS)
+		snprintf(lc.tree, sizeof(lc.tree), "%s-ls%u", r->fs->name,
+			 k->n);
+	else if (lc.pooled)
+		snprintf(lc.tree, sizeof(lc.tree), "%s-deep", r->fs->name);
+	else
+		snprintf(lc.tree, sizeof(lc.tree), "%s", mnt);
+	snprintf(r->mnt, sizeof(r->mnt), "/mnt/%s", mnt);
 	snprintf(r->path, sizeof(r->path), "%s/%s", r->mnt,
 		 lc_object_path(k));
 	snprintf(r->at_dir, sizeof(r->at_dir), "%s", r->mnt);
@@ -436,13 +536,20 @@ static unsigned int lc_batch_span_ms(void)
 	return lab_optin_seconds() * 500;
 }
 
-/* The case's world: its tree on the server and its mount. */
-static int lc_setup(struct lab_run *r, const struct lab_case *k)
+/* The case's tree on the server: made, or the shared one found */
+static struct lc_pool *lc_make_tree(const struct lab_case *k)
 {
-	char src[64];
-	int err;
+	struct lc_pool *p = NULL;
 
-	lc_select(r, k);
+	if (lc.pooled) {
+		p = lc_pool_find(lc.tree);
+		if (p)
+			return p;
+		p = lc_pool_room(lc_tree_entries(k));
+		if (!p)
+			lc_die(k, "more than %d shared trees mounted at once",
+			       LC_POOL_MAX);
+	}
 	lc_ctl_must(k, "mktree %s", lc.tree);
 	if (k->workload == LAB_DEEP)
 		lc_ctl_must(k, "mkdeep %s/tree", lc.tree);
@@ -450,6 +557,22 @@ static int lc_setup(struct lab_run *r, const struct lab_case *k)
 		lc_ctl_must(k, "mkscan %s/scan %u", lc.tree, k->n);
 	else if (k->workload != LAB_SYSCALL)
 		lc_ctl_must(k, "mkfiles %s/ls %u", lc.tree, k->n);
+	if (p) {
+		snprintf(p->tree, sizeof(p->tree), "%s", lc.tree);
+		p->entries = lc_tree_entries(k);
+	}
+	return p;
+}
+
+/* The case's world: its tree on the server and its mount. */
+static int lc_setup(struct lab_run *r, const struct lab_case *k)
+{
+	struct lc_pool *p;
+	char src[64];
+	int err;
+
+	lc_select(r, k);
+	p = lc_make_tree(k);
 	snprintf(src, sizeof(src), "%s/%s", LAB_EXPORT, lc.tree);
 	err = lc_mount(src, r->mnt, k->opts);
 	if (err)
@@ -458,14 +581,20 @@ static int lc_setup(struct lab_run *r, const struct lab_case *k)
 		       "kernel log says why)",
 		       LAB_SERVER_ADDR, src, r->mnt, lc.vers, k->opts,
 		       strerror(-err));
+	if (p)
+		p->mounts++;
 	return 0;
 }
 
 static void lc_teardown(struct lab_run *r, const struct lab_case *k)
 {
+	struct lc_pool *p = lc.pooled ? lc_pool_find(lc.tree) : NULL;
+
 	lc_umount(r->mnt);
-	/* Keep the 64 MB export from filling up over a run. */
-	lc_ctl_must(k, "rmtree %s", lc.tree);
+	if (p && p->mounts)
+		p->mounts--;
+	else if (!p)	/* keep the 64 MB export from filling up */
+		lc_ctl_must(k, "rmtree %s", lc.tree);
 }
 
 /* A scan's changes on the server, then (expired) the wait */
