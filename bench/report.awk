@@ -109,6 +109,10 @@ function key(   k) {
 		wbytes[k, $1] = $23
 	if ($24 != "")
 		scanres[k, $1] = $24
+	if ($25 != "") {
+		outlasted[k, $1] = 1
+		noutlasted++
+	}
 	nrun++
 }
 
@@ -470,7 +474,22 @@ function ccell(k, kern) {
 		return "fail"
 	if ((k, kern) in skipped)
 		return "skip"
-	return cell(calls[k, kern])
+	return cell(calls[k, kern]) omark(k, kern)
+}
+
+# ‡ beside a count whose call outlasted its mount's attribute timeout:
+# attributes expired while it ran, so the count depends on its speed.
+function omark(k, kern) {
+	return (k, kern) in outlasted ? "‡" : ""
+}
+
+function outlasted_note() {
+	if (noutlasted)
+		print "\n‡: the call ran longer than its mount's shortest " \
+		      "attribute timeout: attributes it had fetched expired " \
+		      "while it ran, so the count depends on the guest's speed " \
+		      "(`outlasted_timeout`; a longer timeout, as the defaults, " \
+		      "gives the count the kernel decides)."
 }
 
 # The kernels present, in the order the run has them (bench/lab runs
@@ -740,11 +759,13 @@ function ls_calls_table(fs, cache,   r, i, j, c, k, n) {
 				if (k == "" || calls[k, ks[j]] == "")
 					c = c " | " (k == "" ? "—" : ccell(k, ks[j]))
 				else
-					c = c " | " per(calls[k, ks[j]], ns[i])
+					c = c " | " per(calls[k, ks[j]], ns[i]) \
+					    omark(k, ks[j])
 			}
 		print c " |"
 		plot_calls(fs, cache, rows[r])
 	}
+	outlasted_note()
 }
 
 # The headline: per command and N, calls per file and ms per ls at the
@@ -780,7 +801,7 @@ function ls_glance_table(fs, cache,   r, i, j, c, k, n, d) {
 			c = "| " rows[r] " | " ns[i]
 			for (j = 1; j <= nk; j++)
 				c = c " | " (calls[k, ks[j]] == "" ? ccell(k, ks[j]) : \
-					     per(calls[k, ks[j]], ns[i]))
+					     per(calls[k, ks[j]], ns[i]) omark(k, ks[j]))
 			for (j = 1; j <= nk; j++)
 				if (kbase[ks[j]] != ks[j])
 					c = c " | " glance_diff(k, ks[j], ns[i])
@@ -789,6 +810,7 @@ function ls_glance_table(fs, cache,   r, i, j, c, k, n, d) {
 			print c " |"
 		}
 	est_note(fs)
+	outlasted_note()
 }
 
 # What the NFS client decided while it listed (its readdir tracepoints,
@@ -1087,7 +1109,8 @@ function vcell(r, kern) {
 		return "—"
 	if (calls[vrow[r], kern] == "")
 		return ccell(vrow[r], kern)
-	return vdiv[r] == 1 ? calls[vrow[r], kern] : per(calls[vrow[r], kern], vdiv[r])
+	return (vdiv[r] == 1 ? calls[vrow[r], kern] : \
+		per(calls[vrow[r], kern], vdiv[r])) omark(vrow[r], kern)
 }
 
 # The rows where kernels A and B both measured and differ, as a list.
@@ -1104,7 +1127,8 @@ function vdiffs(a, b,   r, s, m) {
 		# an ls's own counts: per file, two could round alike
 		if (++m <= 8)
 			s = s (s == "" ? "" : "; ") vname[r] ": " \
-			    calls[vrow[r], a] " → " calls[vrow[r], b] \
+			    calls[vrow[r], a] omark(vrow[r], a) " → " \
+			    calls[vrow[r], b] omark(vrow[r], b) \
 			    (vdiv[r] > 1 ? " calls" : "")
 	}
 	if (m > 8)
@@ -1164,6 +1188,7 @@ function version_section(   i, j, r, v, n, fs, c, v1, d, base_r) {
 					c = c " | " vcell(j, vk[vroles[r], vvers[v]])
 			print c " |"
 		}
+		outlasted_note()
 	}
 }
 
@@ -1201,7 +1226,8 @@ function across(k, fmt,   j, s) {
 	s = ""
 	for (j = 1; j <= nk; j++)
 		s = s (j > 1 ? " → " : "") (k == "" || calls[k, ks[j]] == "" ? "—" : \
-		    fmt == "" ? calls[k, ks[j]] : sprintf(fmt, calls[k, ks[j]] / fmt_n))
+		    (fmt == "" ? calls[k, ks[j]] : \
+		     sprintf(fmt, calls[k, ks[j]] / fmt_n)) omark(k, ks[j]))
 	return s
 }
 
@@ -1235,6 +1261,8 @@ function summarize(   fs, i, k, f) {
 	if (nfg > 3)
 		say("FAILED  ... and " nfg - 3 " more (kernel, file system, error): see report.md")
 	say("(≈: a time estimated from the run's own delay-0 case, see report.md)")
+	if (noutlasted)
+		say("(‡: a count that outlasted its mount's attribute timeout: it depends on the guest's speed)")
 	for (i = 1; i <= nfs; i++) {
 		fs = fss[i]
 		k = find(fs, "syscall", "statx", "-", "dont", "basic", "deep", "expired", 1, 0, "")

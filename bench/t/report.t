@@ -26,7 +26,7 @@ has() {
 	fi
 }
 
-echo "1..55"
+echo "1..57"
 md=$tmp/s/report.md
 ok '"$report" --out "$tmp/s" "$fx/small.json" >"$tmp/summary"' "report runs on small.json"
 ok '[ -s "$md" ]' "report.md written to --out"
@@ -97,6 +97,18 @@ ok '"$report" --no-plots --out "$tmp/l" "$tmp/leak.json" >/dev/null &&
 	grep -qxF "| GNU ls -l [defaults] | 0.30 | 0.26 |" "$tmp/l/report.md" &&
 	grep -qxF "| GNU ls -l [defaults] | 1.03 | — |" "$tmp/l/report.md"' \
 	"a cache state's tables show only its own cases"
+# A listing that outlasted its mount's attribute timeout: its count is
+# marked wherever it is shown, and the table says what the mark means.
+sed 's/"calls":103,/"calls":103,"outlasted_timeout":true,/' "$tmp/leak.json" \
+	>"$tmp/outl.json"
+ok '"$report" --no-plots --out "$tmp/o" "$tmp/outl.json" >"$tmp/osum" &&
+	grep -qxF "| GNU ls -l [defaults] | 1.03‡ | — |" "$tmp/o/report.md" &&
+	grep -qxF "| GNU ls -l [defaults] | 0.30 | 0.26 |" "$tmp/o/report.md"' \
+	"a count that outlasted its timeout is marked, the others not"
+ok 'grep -q "^‡: the call ran longer than its mount.s shortest attribute timeout" "$tmp/o/report.md" &&
+	grep -q "^(‡: a count that outlasted" "$tmp/osum" &&
+	! grep -q "‡" "$tmp/l/report.md"' \
+	"the mark is explained in the report and the summary, and absent without one"
 # Repeated runs, guest clocks and a delay pair: the median ± half the
 # range, the clock line, and the label beside the measured extra time
 # per round trip ((26000 - 2000) / 24 calls = 1.00 ms at 1 ms). On NFS
