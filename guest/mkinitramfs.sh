@@ -44,7 +44,9 @@ copy_binary() {
 	src=${1%%=*}
 	dst=${1#*=}
 	[ "$dst" != "$1" ] || dst=$src
-	[ -x "$src" ] || die "missing binary $src"
+	# a shell library (*.sh, sourced) need not be executable
+	case $src in *.sh) [ -f "$src" ] ;; *) [ -x "$src" ] ;; esac ||
+		die "missing binary $src"
 	# The guest path stays inside the image being staged.
 	case /$dst/ in
 	//*/../*|//*/./*) die "$1: '.' or '..' in the guest path" ;;

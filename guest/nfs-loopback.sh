@@ -57,70 +57,26 @@ fail() {
 	exit 1
 }
 
-# alive PIDFILE: is the daemon whose pid is in PIDFILE running?
-alive() {
-	[ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null
-}
-
-# start NAME CMD...: run a foreground daemon in the background, logging
-# to $logdir/NAME.log; fail if it is gone a moment later.
-start() {
-	name=$1
-	shift
-	"$@" >"$logdir/$name.log" 2>&1 &
-	echo $! >"$logdir/$name.pid"
-	sleep 1
-	alive "$logdir/$name.pid" || fail "$name exited at start ($*)" "$logdir/$name.log"
-}
+. /usr/lib/lab/knfsd.sh
 
 up() {
-	mkdir -p "$logdir" "$NFS_EXPORT" "$NFS_MNT" /var/lib/nfs/v4recovery \
-		/run/rpcbind /proc/fs/nfsd 2>/dev/null || true
-	[ -e /etc/mtab ] || ln -s /proc/mounts /etc/mtab
-	# rpcbind runs as _rpc and saves its state here at exit.
-	chown _rpc /run/rpcbind 2>/dev/null || true
-	touch /var/lib/nfs/rmtab
-
+	knfsd_prepare
+	mkdir -p "$NFS_EXPORT" "$NFS_MNT"
 	# Without syslogd the daemons' complaints would be lost.
-	if ! alive "$logdir/syslogd.pid"; then
-		start syslogd syslogd -n -O "$logdir/syslog"
-	fi
+	knfsd_daemon syslogd syslogd -n -O "$logdir/syslog"
 
 	grep -q " $NFS_EXPORT " /proc/mounts ||
 		mount -t ext4 "$NFS_DISK" "$NFS_EXPORT" 2>"$logdir/mount-export.log" ||
 		fail "mount $NFS_DISK on $NFS_EXPORT" "$logdir/mount-export.log"
 
-	grep -q " /proc/fs/nfsd " /proc/mounts ||
-		mount -t nfsd nfsd /proc/fs/nfsd 2>"$logdir/mount-nfsd.log" ||
-		fail "mount the nfsd filesystem on /proc/fs/nfsd" "$logdir/mount-nfsd.log"
-
-	# rpcbind -f stays in the foreground; -w would want a warm-start file.
-	alive "$logdir/rpcbind.pid" || start rpcbind rpcbind -f
-	i=0
-	until [ -S /run/rpcbind.sock ]; do
-		i=$((i + 1))
-		[ $i -le 20 ] || fail "rpcbind: no /run/rpcbind.sock" "$logdir/rpcbind.log"
-		sleep 0.2
-	done
-
-	echo "$NFS_EXPORT 127.0.0.1(rw,no_root_squash,no_subtree_check,fsid=1)" \
-		>/etc/exports
-	exportfs -ra >"$logdir/exportfs.log" 2>&1 ||
-		fail "exportfs -ra" "$logdir/exportfs.log"
+	knfsd_rpc "$NFS_EXPORT 127.0.0.1(rw,no_root_squash,no_subtree_check,fsid=1)" \
+		-V 3 -V 4
 	exportfs -v >>"$logdir/exportfs.log" 2>&1 || true
-	grep -q "^$NFS_EXPORT" /var/lib/nfs/etab ||
-		fail "exportfs: $NFS_EXPORT not in /var/lib/nfs/etab" "$logdir/exportfs.log"
-
-	alive "$logdir/rpc.mountd.pid" || start rpc.mountd rpc.mountd -F -V 3 -V 4
 
 	# Grace must be set before the threads start; 10 s is the minimum.
-	if [ "$(cat /proc/fs/nfsd/threads)" = 0 ]; then
+	[ "$(cat /proc/fs/nfsd/threads)" != 0 ] ||
 		echo "$NFS_GRACE" >/proc/fs/nfsd/nfsv4gracetime 2>/dev/null || true
-		rpc.nfsd -V 3 -V 4 -V 4.1 -V 4.2 2 >"$logdir/rpc.nfsd.log" 2>&1 ||
-			fail "rpc.nfsd" "$logdir/rpc.nfsd.log"
-	fi
-	[ "$(cat /proc/fs/nfsd/threads)" = 2 ] ||
-		fail "rpc.nfsd: $(cat /proc/fs/nfsd/threads) threads, want 2" "$logdir/rpc.nfsd.log"
+	knfsd_threads 2 -V 3 -V 4 -V 4.1 -V 4.2
 	echo "versions: $(cat /proc/fs/nfsd/versions)" >>"$logdir/rpc.nfsd.log"
 
 	opts=$NFS_OPTS
@@ -143,7 +99,7 @@ down() {
 	rpc.nfsd 0 2>/dev/null || true
 	exportfs -ua 2>/dev/null || true
 	for d in rpc.mountd rpcbind syslogd; do
-		if alive "$logdir/$d.pid"; then
+		if knfsd_alive "$d"; then
 			kill "$(cat "$logdir/$d.pid")" 2>/dev/null || true
 		fi
 	done

@@ -35,17 +35,7 @@ fail() {
 	exit 1
 }
 
-# start NAME CMD...: a foreground daemon in the background, logging to
-# $logdir/NAME.log; fail if it is gone a moment later.
-start() {
-	name=$1
-	shift
-	"$@" >"$logdir/$name.log" 2>&1 &
-	echo $! >"$logdir/$name.pid"
-	sleep 0.5
-	kill -0 "$(cat "$logdir/$name.pid")" 2>/dev/null ||
-		fail "$name exited at start ($*)" "$logdir/$name.log"
-}
+. /usr/lib/lab/knfsd.sh
 
 case $threads in
 [1-9]|[1-5][0-9]|6[0-4]) ;;
@@ -55,42 +45,21 @@ for b in rpcbind exportfs rpc.mountd rpc.nfsd labctl; do
 	command -v "$b" >/dev/null ||
 		fail "missing binary $b (nfs-utils/rpcbind in the initramfs? PATH=$PATH)"
 done
-mkdir -p "$logdir" /export /var/lib/nfs/v4recovery /run/rpcbind
-[ -e /etc/mtab ] || ln -s /proc/mounts /etc/mtab
-chown _rpc /run/rpcbind 2>/dev/null || true
-touch /var/lib/nfs/rmtab
+knfsd_prepare
+mkdir -p /export
 
 [ -e /sys/class/net/eth0 ] || fail "no eth0 (QEMU started without the lab network device)"
 ip addr add 10.0.2.1/24 dev eth0
 ip link set eth0 up
 
-start syslogd syslogd -n -O "$logdir/syslog"
+knfsd_daemon syslogd syslogd -n -O "$logdir/syslog"
 mount -t ext4 /dev/vda /export 2>"$logdir/mount.log" ||
 	fail "mount /dev/vda (ext4) on /export" "$logdir/mount.log"
-mount -t nfsd nfsd /proc/fs/nfsd 2>"$logdir/mount.log" ||
-	fail "mount the nfsd filesystem on /proc/fs/nfsd" "$logdir/mount.log"
-
-start rpcbind rpcbind -f
-i=0
-until [ -S /run/rpcbind.sock ]; do
-	i=$((i + 1))
-	[ $i -le 20 ] || fail "rpcbind: no /run/rpcbind.sock" "$logdir/rpcbind.log"
-	sleep 0.2
-done
-
-echo "/export $client(rw,no_root_squash,no_subtree_check,fsid=1)" >/etc/exports
-exportfs -ra >"$logdir/exportfs.log" 2>&1 || fail "exportfs -ra" "$logdir/exportfs.log"
-grep -q "^/export" /var/lib/nfs/etab ||
-	fail "exportfs: /export not in /var/lib/nfs/etab" "$logdir/exportfs.log"
-
-start rpc.mountd rpc.mountd -F -N 2 -V 3 -V 4
-
+knfsd_rpc "/export $client(rw,no_root_squash,no_subtree_check,fsid=1)" \
+	-N 2 -V 3 -V 4
 # The lease must be set before the threads start.
 echo 3600 >/proc/fs/nfsd/nfsv4leasetime
-rpc.nfsd -N 4.0 -V 3 -V 4.1 -V 4.2 "$threads" >"$logdir/rpc.nfsd.log" 2>&1 ||
-	fail "rpc.nfsd" "$logdir/rpc.nfsd.log"
-[ "$(cat /proc/fs/nfsd/threads)" = "$threads" ] ||
-	fail "rpc.nfsd: $(cat /proc/fs/nfsd/threads) threads, want $threads" "$logdir/rpc.nfsd.log"
+knfsd_threads "$threads" -N 4.0 -V 3 -V 4.1 -V 4.2
 echo Y >/proc/fs/nfsd/v4_end_grace 2>"$logdir/grace.log" ||
 	fail "end the NFSv4 grace period (/proc/fs/nfsd/v4_end_grace)" "$logdir/grace.log"
 log "knfsd up, versions $(cat /proc/fs/nfsd/versions)"
