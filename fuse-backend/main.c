@@ -371,7 +371,9 @@ static int fc_parse_args(struct fuse_args *args, struct fc_config *cfg,
 		return FC_EXIT_OK;
 	}
 	if (opts->show_version) {
-		printf("fusecount, FUSE library %s\n", fuse_pkgversion());
+		/* built in (static): the headers' version is the library's */
+		printf("fusecount, FUSE library %d.%d\n", FUSE_MAJOR_VERSION,
+		       FUSE_MINOR_VERSION);
 		return FC_EXIT_OK;
 	}
 	if (!fc_check_options(cfg, set) ||
