@@ -29,7 +29,7 @@ def kernels:
 		     if type == "string" then split(" ") else . end)}
 		     else {} end)
 		  + ($x | with_entries(select(.key |
-		     test("^(host_ppm|host_ppm_lane|clock_refused)$"))))
+		     test("^(host_ppm|host_ppm_lane|clock_refused|clocksource_from)$"))))
 		  else . end))
 	# a kernel no lane reported on is not in the document
 	| with_entries(select(.value.release != null));

@@ -126,6 +126,8 @@ def clock_problems($k):
 	   | name(".kernels.\($k).clock key"; $r) //
 	     object($w; $v; 16) //
 	     name("\($w).clocksource"; $v.clocksource) //
+	     (select($v.clocksource_from != null)
+	      | name("\($w).clocksource_from"; $v.clocksource_from)) //
 	     number("\($w).res_ns"; $v.res_ns) //
 	     (("host_ppm", "host_ppm_lane") as $n | select($v[$n] != null)
 	      | number("\($w).\($n)"; $v[$n])) //

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The guest's clock against the host's (labclock --host, lab_clock.h):
 # QEMU drives the CMOS RTC from host time, and the guest times an RTC
-# second on CLOCK_MONOTONIC. On a plain boot the two agree within 1 %;
-# a guest whose clock runs at another rate is refused with one line
-# saying by how much. The wrong rate is QEMU's own: -icount with
+# second on CLOCK_MONOTONIC. On a plain boot the two agree within 1 %
+# (a second the loaded host kept the guest from seeing a tick in is
+# timed again, 5 at most); a guest whose clock runs at another rate is
+# refused with one line saying by how much. The wrong rate is QEMU's own: -icount with
 # sleep=off counts instructions for time and skips idle time, so the
 # guest's clock runs several times fast (as a TSC calibrated at the
 # wrong frequency did, 5.45 times, until the watchdog dropped it).

@@ -12,7 +12,8 @@
  * after boot): one line naming the missing kernel option, exit status 1.
  * --host also times one RTC second (host time, lab_clock.h) on the
  * guest's clock: "host_ppm", the guest's rate against the host's in
- * parts per million; with --check more than 1 % either way is an error.
+ * parts per million; with --check more than 1 % either way is an error
+ * if it is so in LABCLOCK_HOST_TRIES seconds one after another.
  * --facts judges the given facts instead of this machine's (for tests of
  * the verdicts). Usage errors: one line, exit status 2.
  */
@@ -22,6 +23,14 @@
 #include <string.h>
 
 #include "lab_clock.h"
+
+/*
+ * One RTC second timed on the guest's clock is off by as long as the
+ * host kept the guest from seeing a tick: tens of milliseconds on a
+ * loaded host, a few percent. A clock that runs at another rate is off
+ * every time; a second that agrees is the guest's true rate.
+ */
+#define LABCLOCK_HOST_TRIES	5
 
 static void usage_error(const char *what)
 {
@@ -79,8 +88,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int json = 0, check = 0, facts = 0, host = 0, o, err = 0;
-	struct lab_clock_tick tick;
+	int json = 0, check = 0, facts = 0, host = 0, o, err = 0, tries;
+	struct lab_clock_tick tick = { 0, 0 };
 	struct lab_clock c = { 0 };
 	const char *why;
 	long ppm = 0;
@@ -115,8 +124,11 @@ int main(int argc, char **argv)
 	} else if (check) {
 		lab_clock_settle(&c, 5000);
 	}
-	if (host)
+	for (tries = check ? LABCLOCK_HOST_TRIES : 1; host && tries; tries--) {
 		err = lab_clock_vs_host(1, &ppm, &tick);
+		if (err || lab_clock_ppm_ok(ppm))
+			break;
+	}
 	if (json)
 		print_json(&c, host && !err ? &ppm : NULL);
 	else if (host && !err)
