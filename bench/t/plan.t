@@ -59,8 +59,8 @@ ok 'jq -rs "map(select(.workload == \"ls\")) | .[] | [.call, .form, .sync, .cach
 	"every delayed ls case comes after its delay-0 twin"
 ok '"$lp" --fs fuse --cases "$tmp/lines" --json | cmp -s - "$tmp/full"' \
 	"the case lines read back as the same cases, ids and all"
-ok '[ "$("$lp" --fs nfs3 | wc -l)" = 233 ] && [ "$("$lp" --fs nfs4.2 --quick | wc -l)" = 26 ]' \
-	"NFS: 233 cases in the full matrix (slices, each case once), 26 quick"
+ok '[ "$("$lp" --fs nfs3 | wc -l)" = 241 ] && [ "$("$lp" --fs nfs4.2 --quick | wc -l)" = 26 ]' \
+	"NFS: 241 cases in the full matrix (slices, each case once), 26 quick"
 scan='select(.workload == "scan") | [.call, .sync, .mask, .object, .cache, .n, .mount_opts] | join(" ")'
 ok '[ "$(jq -r "$scan" "$tmp/quick" | tr "\n" ,)" = "statx as-stat mtime,ctime,size dir expired 16 entry_timeout=1,attr_timeout=1,change_cookie,statx dont change_cookie dir expired 16 entry_timeout=1,attr_timeout=1,change_cookie,statx force change_cookie dir expired 16 entry_timeout=1,attr_timeout=1,change_cookie," ] &&
 	[ "$("$lp" --fs nfs4.2 --quick --json | jq -r "$scan" | tr "\n" ,)" = "statx as-stat mtime,ctime,size dir expired 16 vers=4.2,actimeo=1,statx dont change_cookie dir expired 16 vers=4.2,actimeo=1,statx force change_cookie dir expired 16 vers=4.2,actimeo=1," ]' \
