@@ -10,6 +10,7 @@ export LAB_INITRD
 # The kernel axis, lib/kernels.list (lab_kernel_entry, lab_kernels_of).
 lab_lib=$lab_top/lib
 . "$lab_lib/kernels.sh"
+. "$lab_lib/ext4.sh"
 
 lab_tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
 # A second signal must not cut the cleanup short: the handlers ignore
@@ -174,10 +175,9 @@ lab_busy() {
 		lab_i=$((lab_i + 1))
 	done
 }
-# lab_ext4 FILE [SIZE]: a fresh ext4 image, made without mounting it.
+# lab_ext4 FILE [SIZE]: a fresh ext4 image without a journal (lib/ext4.sh)
 lab_ext4() {
-	rm -f "$1"
-	mke2fs -q -F -t ext4 -I 256 -O ^has_journal "$1" "${2:-64M}" >&2 ||
+	lab_mkext4 "$1" "${2:-64M}" -O ^has_journal >&2 ||
 		{ echo "Bail out! mke2fs failed"; exit 1; }
 }
 

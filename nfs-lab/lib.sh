@@ -14,6 +14,7 @@ bench_here=$nl_top/bench
 bench_prog=nfs-lab
 . "$bench_here/lib.sh"
 . "$nl_top/lib/proc.sh"
+. "$nl_top/lib/ext4.sh"
 pair_die() { nl_die "$@"; }
 pair_run=$nl_top/guest/run
 . "$nl_top/guest/pair.sh"
@@ -139,9 +140,7 @@ nl_pair() {
 		srv_image=$lab_image
 	fi
 	[ -f "$srv_image" ] || nl_die "no server kernel at $srv_image (make kernel)"
-	rm -f "$nl_tmp/export.img"
-	mke2fs -q -F -t ext4 -I 256 "$nl_tmp/export.img" 64M \
-		>"$nl_tmp/mke2fs.log" 2>&1 ||
+	lab_mkext4 "$nl_tmp/export.img" 64M >"$nl_tmp/mke2fs.log" 2>&1 ||
 		{ cat "$nl_tmp/mke2fs.log" >&2; nl_die "mke2fs failed"; }
 	# shellcheck disable=SC2086
 	nl_server "$srv_image" "$nl_tmp/export.img" $nl_server_env || return 1
