@@ -14,7 +14,9 @@ LAB_EXT4_HASH_SEED=6c61622d-6861-7368-2d73-656564000000
 lab_mkext4() {
 	lab_mkext4_f=$1 lab_mkext4_size=$2
 	shift 2
+	# an empty file of its own (a missing one makes mke2fs say so, even -q)
 	rm -f "$lab_mkext4_f"
+	: >"$lab_mkext4_f"
 	mke2fs -q -F -t ext4 -I 256 -E hash_seed="$LAB_EXT4_HASH_SEED" "$@" \
 		"$lab_mkext4_f" "$lab_mkext4_size"
 }
