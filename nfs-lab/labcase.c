@@ -237,10 +237,7 @@ static int lc_ctl_call(const char *req, char *out, size_t size)
 	int fd, err, linelen;
 	char *nl;
 
-	/*
-	 * One write: a second small one would wait for the first one's ACK
-	 * (Nagle), which the server delays by 40 ms.
-	 */
+	/* the request and its newline in one write: one segment */
 	linelen = snprintf(line, sizeof(line), "%s\n", req);
 	if (linelen < 0 || (size_t)linelen >= sizeof(line))
 		return -E2BIG;
@@ -452,23 +449,28 @@ static void lc_pool_drop(struct lc_pool *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* A free slot for @entries more, removing unmounted trees if need be */
+/*
+ * A free slot for @entries more: unmounted trees are removed, in slot
+ * order, only while there is no slot or the trees would not fit.
+ */
 static struct lc_pool *lc_pool_room(unsigned int entries)
 {
-	struct lc_pool *free_slot = NULL;
+	struct lc_pool *free_slot = NULL, *p;
 	unsigned int i, held = 0;
 
-	for (i = 0; i < LC_POOL_MAX; i++)
-		held += lc_pool[i].entries;
 	for (i = 0; i < LC_POOL_MAX; i++) {
-		struct lc_pool *p = &lc_pool[i];
-
-		if (p->entries && !p->mounts &&
-		    (held + entries > LC_POOL_ENTRIES || !free_slot)) {
-			held -= p->entries;
-			lc_pool_drop(p);
-		}
-		if (!p->entries && !free_slot)
+		held += lc_pool[i].entries;
+		if (!lc_pool[i].entries && !free_slot)
+			free_slot = &lc_pool[i];
+	}
+	for (i = 0; i < LC_POOL_MAX &&
+	     (!free_slot || held + entries > LC_POOL_ENTRIES); i++) {
+		p = &lc_pool[i];
+		if (!p->entries || p->mounts)
+			continue;
+		held -= p->entries;
+		lc_pool_drop(p);
+		if (!free_slot)
 			free_slot = p;
 	}
 	return free_slot;

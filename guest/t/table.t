@@ -1,14 +1,15 @@
 #!/bin/sh
 # guest/lib.sh's lab_table, the tests over the kernel axis, without a
 # guest: stand-in tests in a stand-in tree (links to the real lib.sh,
-# tapmerge.awk and lib/kernels.sh) over a stand-in kernels.list. A file
-# NAME-KVER.t runs the test once per kernel of that version and role,
-# one TAP stream: the tests numbered on, each kernel's label before
-# them, the plan last, prove's verdict the kernels'; a kernel not built
-# is one skipped test, one that reports fewer tests than it planned one
-# failed test; LAB_KVERS and LAB_KERNELS narrow the kernels, an unknown
-# label there bails out; a kernel's Bail out ends the stream; a test run
-# on one kernel of a role it has no expectations for bails out.
+# tapmerge.awk, lib/kernels.sh and lib/ext4.sh) over a stand-in
+# kernels.list. A file NAME-KVER.t runs the test once per kernel of that
+# version and role, one TAP stream: the tests numbered on, each kernel's
+# label before them, the plan last, prove's verdict the kernels'; a
+# kernel not built is one skipped test, one that reports fewer tests
+# than it planned one failed test; LAB_KVERS and LAB_KERNELS narrow the
+# kernels, an unknown label there bails out; a kernel's Bail out ends
+# the stream; a test run on one kernel of a role it has no expectations
+# for bails out.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/lib/tap.sh"
@@ -20,7 +21,7 @@ unset LAB_KVERS LAB_KERNELS
 st=$tmp/top
 mkdir -p "$st/guest" "$st/lib" "$st/demo/t-guest"
 ln -s "$top/guest/lib.sh" "$top/guest/tapmerge.awk" "$st/guest/"
-ln -s "$top/lib/kernels.sh" "$st/lib/"
+ln -s "$top/lib/kernels.sh" "$top/lib/ext4.sh" "$st/lib/"
 cat >"$st/demo/t-guest/demo.sh" <<'T'
 #!/bin/sh
 set -eu
