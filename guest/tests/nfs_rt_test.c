@@ -396,8 +396,8 @@ static int lstat_all(const char *dir, char names[][8], int n)
  * the defaults' acdirmin (1.2 s suffices for actimeo=1). The count is
  * every call the server took while one listing ran. A listing whose own
  * attributes can expire while it runs (actimeo=1 and a listing longer
- * than a second) depends on the guest's speed: those get bounds, the
- * others exact counts.
+ * than a second) depends on the guest's speed: it is listed again on a
+ * fresh mount (ls_again), and not judged if it never ends in time.
  */
 enum { LS_COLD, LS_EXPIRED };
 enum { LS_BUSYBOX, LS_GNU, LS_NAMES, LS_CMDS };
@@ -409,6 +409,8 @@ struct ls_case {
 	int state;		/* LS_COLD or LS_EXPIRED */
 	char mnt[96];
 	unsigned long calls, readdirs, plus, lookups, getattrs;
+	long long ms;		/* how long the listing ran */
+	bool outlasted;		/* longer than actimeo=1 every time */
 };
 
 #define LS_PROFILES	2
@@ -465,17 +467,52 @@ static void ls_measure(struct __test_metadata *_metadata, struct ls_case *c)
 	struct nfsd_counts b, a, d;
 
 	ASSERT_EQ(0, lab_nfsd_read(&b));
+	c->ms = lab_mono_ms();
 	ASSERT_EQ(0, ls_long(c->mnt, c->cmd)) TH_LOG("ls %s", c->mnt);
+	c->ms = lab_mono_ms() - c->ms;
 	ASSERT_EQ(0, lab_nfsd_read(&a));
 	lab_nfsd_delta(&d, &b, &a);
 	ls_count(c, &d);
 	static const char *const cmds[] = { "busybox ls -l", "GNU ls -l",
 					    "GNU ls" };
 
-	TH_LOG("NFSv%s %s %s %s: %lu calls: %lu READDIR (%lu PLUS), %lu LOOKUP, %lu other",
+	TH_LOG("NFSv%s %s %s %s: %lu calls: %lu READDIR (%lu PLUS), %lu LOOKUP, %lu other; %lld ms",
 	       c->vers, c->profile, cmds[c->cmd],
 	       c->state == LS_COLD ? "cold" : "expired", c->calls, c->readdirs,
-	       c->plus, c->lookups, c->getattrs);
+	       c->plus, c->lookups, c->getattrs, c->ms);
+}
+
+/*
+ * A listing that ran longer than actimeo=1 saw attributes it fetched
+ * expire while it ran, and counted what the guest's speed made it
+ * count: on a loaded host it is listed again on a mount of its own
+ * (primed and aged again if expired), LS_TRIES times at most. One that
+ * outlasts every try is not judged (ls_expect), and says so.
+ */
+#define LS_TRIES	3
+#define LS_SHORT_MS	1000
+
+static void ls_again(struct __test_metadata *_metadata, const char *srv,
+		     struct ls_case *c)
+{
+	char o[64], mnt[sizeof(c->mnt)];
+	int try;
+
+	for (try = 1; c->ms >= LS_SHORT_MS && try < LS_TRIES; try++) {
+		TH_LOG("  ran %lld ms, past its 1 s timeout: again", c->ms);
+		(void)umount2(c->mnt, MNT_DETACH);
+		snprintf(mnt, sizeof(mnt), "%.80s-t%d", c->mnt, try);
+		snprintf(c->mnt, sizeof(c->mnt), "%s", mnt);
+		ASSERT_EQ(0, mkdir(c->mnt, 0755));
+		snprintf(o, sizeof(o), "vers=%s,%s", c->vers, c->profile);
+		ASSERT_EQ(0, lab_nfs_mount(srv, c->mnt, o));
+		if (c->state == LS_EXPIRED) {
+			ASSERT_EQ(0, ls_long(c->mnt, c->cmd));
+			lab_sleep_ms(1200);
+		}
+		ls_measure(_metadata, c);
+	}
+	c->outlasted = c->ms >= LS_SHORT_MS;
 }
 
 /* The cases in a fixed order; their mounts made and, if expired, primed. */
@@ -523,16 +560,33 @@ static const struct ls_case *ls_find(const struct ls_case *cs,
 	return NULL;
 }
 
-/* An expired listing: re-read with READDIRPLUS (@floor), or a GETATTR each */
+/* Is @c's count the kernel's, not its speed's? (ls_again) */
+static bool ls_judged(struct __test_metadata *_metadata,
+		      const struct ls_case *c)
+{
+	if (c->outlasted)
+		TH_LOG("NFSv%s %s %s: ran past its 1 s timeout %d times (last %lld ms): its count is not judged",
+		       c->vers, c->profile,
+		       c->state == LS_COLD ? "cold" : "expired", LS_TRIES,
+		       c->ms);
+	return !c->outlasted;
+}
+
+/*
+ * An expired listing: re-read with READDIRPLUS (@floor), or a GETATTR
+ * each; one that outlasted its timeout still took a GETATTR each at
+ * least (its speed only adds calls)
+ */
 static void ls_expect_floor_or_each(struct __test_metadata *_metadata,
 				    const struct ls_case *c, bool floor)
 {
-	if (floor) {
+	if (floor && ls_judged(_metadata, c)) {
 		EXPECT_GE(30, c->calls);
 		EXPECT_LE(1, c->readdirs);
-	} else {
+	} else if (!floor) {
 		EXPECT_LE(BIG_DIR_N, c->calls);
-		EXPECT_GE(BIG_DIR_N + 5, c->calls);
+		if (!c->outlasted)
+			EXPECT_GE(BIG_DIR_N + 5, c->calls);
 	}
 }
 
@@ -574,8 +628,9 @@ static void ls_expect(struct __test_metadata *_metadata,
 						lab_kver_6_12() || patched);
 			c = ls_find(cs, vers[v], "actimeo=1", g, LS_COLD);
 			if (lab_kver_6_12() && !patched) {
+				/* its speed only adds calls */
 				EXPECT_LT(BIG_DIR_N / 2, c->lookups);
-			} else {
+			} else if (ls_judged(_metadata, c)) {
 				EXPECT_EQ(0, c->lookups);
 				EXPECT_GE(c->readdirs + 3, c->calls);
 			}
@@ -585,7 +640,7 @@ static void ls_expect(struct __test_metadata *_metadata,
 	/* The names alone: the readdir replies and the directory's calls */
 	for (i = 0; i < LS_CASES; i++) {
 		c = &cs[i];
-		if (c->cmd != LS_NAMES)
+		if (c->cmd != LS_NAMES || !ls_judged(_metadata, c))
 			continue;
 		EXPECT_EQ(0, c->lookups) TH_LOG("NFSv%s %s", c->vers, c->profile);
 		EXPECT_GE(3, c->getattrs) TH_LOG("NFSv%s %s", c->vers, c->profile);
@@ -593,7 +648,7 @@ static void ls_expect(struct __test_metadata *_metadata,
 	}
 }
 
-TEST_F_TIMEOUT(nfs4, ls_long_profiles, 240)
+TEST_F_TIMEOUT(nfs4, ls_long_profiles, 300)
 {
 	struct ls_case cs[LS_CASES];
 	char srv[128];
@@ -614,6 +669,9 @@ TEST_F_TIMEOUT(nfs4, ls_long_profiles, 240)
 	for (i = 0; i < LS_CASES; i++)
 		if (cs[i].state == LS_EXPIRED)
 			ls_measure(_metadata, &cs[i]);
+	for (i = 0; i < LS_CASES; i++)
+		if (!strcmp(cs[i].profile, "actimeo=1"))
+			ls_again(_metadata, srv, &cs[i]);
 	for (i = 0; i < LS_CASES; i++)
 		(void)umount2(cs[i].mnt, MNT_DETACH);
 	ls_expect(_metadata, cs);
