@@ -492,10 +492,23 @@ static void ls_measure(struct __test_metadata *_metadata, struct ls_case *c)
 #define LS_TRIES	3
 #define LS_SHORT_MS	1000
 
+/* @c's mount on c->mnt, of its version and profile; primed if expired */
+static void ls_mount(struct __test_metadata *_metadata, const char *srv,
+		     struct ls_case *c)
+{
+	char o[64];
+
+	ASSERT_EQ(0, mkdir(c->mnt, 0755));
+	snprintf(o, sizeof(o), "vers=%s,%s", c->vers, c->profile);
+	ASSERT_EQ(0, lab_nfs_mount(srv, c->mnt, o));
+	if (c->state == LS_EXPIRED)
+		ASSERT_EQ(0, ls_long(c->mnt, c->cmd));
+}
+
 static void ls_again(struct __test_metadata *_metadata, const char *srv,
 		     struct ls_case *c)
 {
-	char o[64], mnt[sizeof(c->mnt)];
+	char mnt[sizeof(c->mnt)];
 	int try;
 
 	for (try = 1; c->ms >= LS_SHORT_MS && try < LS_TRIES; try++) {
@@ -503,13 +516,9 @@ static void ls_again(struct __test_metadata *_metadata, const char *srv,
 		(void)umount2(c->mnt, MNT_DETACH);
 		snprintf(mnt, sizeof(mnt), "%.80s-t%d", c->mnt, try);
 		snprintf(c->mnt, sizeof(c->mnt), "%s", mnt);
-		ASSERT_EQ(0, mkdir(c->mnt, 0755));
-		snprintf(o, sizeof(o), "vers=%s,%s", c->vers, c->profile);
-		ASSERT_EQ(0, lab_nfs_mount(srv, c->mnt, o));
-		if (c->state == LS_EXPIRED) {
-			ASSERT_EQ(0, ls_long(c->mnt, c->cmd));
+		ls_mount(_metadata, srv, c);
+		if (c->state == LS_EXPIRED)
 			lab_sleep_ms(1200);
-		}
 		ls_measure(_metadata, c);
 	}
 	c->outlasted = c->ms >= LS_SHORT_MS;
@@ -522,27 +531,19 @@ static void ls_setup(struct __test_metadata *_metadata, const char *srv,
 	static const char *const vers[] = { "3", "4.2" };
 	static const char *const profiles[LS_PROFILES] = { "hard",
 							   "actimeo=1" };
-	char o[64];
 	int i = 0, v, p, g, s;
 
 	for (v = 0; v < 2; v++)
 		for (p = 0; p < LS_PROFILES; p++)
 			for (g = 0; g < LS_CMDS; g++)
 				for (s = LS_COLD; s <= LS_EXPIRED; s++, i++) {
-					struct ls_case *c = &cs[i];
-
-					c->vers = vers[v];
-					c->profile = profiles[p];
-					c->cmd = g;
-					c->state = s;
-					snprintf(c->mnt, sizeof(c->mnt),
+					cs[i].vers = vers[v];
+					cs[i].profile = profiles[p];
+					cs[i].cmd = g;
+					cs[i].state = s;
+					snprintf(cs[i].mnt, sizeof(cs[i].mnt),
 						 "%s-ls%d", mnt, i);
-					ASSERT_EQ(0, mkdir(c->mnt, 0755));
-					snprintf(o, sizeof(o), "vers=%s,%s",
-						 c->vers, c->profile);
-					ASSERT_EQ(0, lab_nfs_mount(srv, c->mnt, o));
-					if (s == LS_EXPIRED)
-						ASSERT_EQ(0, ls_long(c->mnt, c->cmd));
+					ls_mount(_metadata, srv, &cs[i]);
 				}
 }
 
