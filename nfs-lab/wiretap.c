@@ -30,7 +30,17 @@
  * (RFC 5531 section 11). Frames are kept whole: a queued frame is
  * charged its full size whatever the snap length, and replies that
  * leave together (TCP corks a reply while the one before it sits in
- * netem) share a segment, their marks anywhere in it.
+ * netem) share a segment, their marks anywhere in it, a header maybe
+ * split between two segments.
+ *
+ * The socket stays open from one measurement to the next, and the
+ * streams are followed between them too (wiretap_start() reads what
+ * came meanwhile): TCP sends a segment again when its ACK is late (a
+ * tail loss probe after about 200 ms, the retransmission timer), and on
+ * a loaded host the client guest is often that late. A reply sent
+ * before the measurement and again during it is then known for a copy
+ * by its sequence number; a tap that met the stream afresh would take
+ * it for a reply to a call it never saw.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -48,7 +58,8 @@
 
 #include "wiretap.h"
 
-#define WT_SNAPLEN 65535
+/* A whole frame: a GSO segment of 64 KiB of data and its headers. */
+#define WT_SNAPLEN (128u << 10)
 /*
  * Each call, reply and reply's copy is charged its frame's full size:
  * the lab's largest case, GNU ls -l of 10000 entries (about 2600
@@ -62,15 +73,22 @@
 #define RPC_CALL 0
 #define RPC_REPLY 1
 
+#define WT_HDR 12 /* record mark, XID, message type */
+
 /* One direction of one TCP connection: where its next record mark is. */
 struct wt_dir {
 	bool synced; /* next is known */
 	bool more; /* the record in progress has more fragments */
 	uint32_t next; /* sequence number of the next record mark */
+	/* The start of a header the segment ended in, from next on. */
+	unsigned char hdr[WT_HDR];
+	uint32_t have;
+	uint64_t hdr_ns; /* when its first byte was seen */
 };
 
 struct wt_conn {
 	uint16_t peer; /* the client's port; 0: unused */
+	uint64_t seen; /* when its last frame came: wt.frames then */
 	struct wt_dir in, out, queued;
 };
 
@@ -87,6 +105,9 @@ static struct {
 	int keeper; /* holds the kernel's timestamping switch on */
 	int fd;
 	int ifindex, mirror; /* the interface; its mirror, or 0 */
+	unsigned int port;
+	bool on; /* between wiretap_start() and wiretap_stop() */
+	uint64_t frames; /* every frame ever fed: the streams' clock */
 	struct wt_conn conns[WT_CONNS];
 	struct wt_call pending[WT_PENDING];
 	unsigned int npending; /* calls ever put in the ring */
@@ -208,53 +229,31 @@ static int wt_open(int ifindex, int mirror, unsigned int port)
 }
 
 /**
- * wiretap_start - tap @ifname's RPCs on TCP @port from now on
- * @ifname: the server's interface
- * @mirror: the ifindex of @ifname's egress mirror (mirror.c), or 0: the
- *          replies' time in the qdisc is then not timed
- * @port: the RPC service's port (2049)
+ * wiretap_window - forget every call and time seen so far, keep the streams
  *
- * A tap still running is stopped and its packets dropped.
- *
- * Return: 0 or -errno.
+ * What follows is counted on its own; a call that came before it is
+ * not waited for (its reply, if it comes now, is unpaired), a segment
+ * sent before it and again now is still known for a copy.
  */
-int wiretap_start(const char *ifname, int mirror, unsigned int port)
+void wiretap_window(void)
 {
-	int ifindex = if_nametoindex(ifname);
-	int fd, err;
-
-	if (wt.fd >= 0)
-		close(wt.fd);
-	wt.fd = -1;
-	if (!ifindex)
-		return -errno;
-	err = wiretap_init();
-	if (err)
-		return err;
-	fd = wt_open(ifindex, mirror, port);
-	if (fd < 0)
-		return fd;
-	wt.fd = fd;
-	wt.ifindex = ifindex;
-	wt.mirror = mirror;
-	wiretap_begin();
-	return 0;
-}
-
-/**
- * wiretap_begin - forget every stream, call and time seen so far
- *
- * The pairing below (wiretap_frame(), wiretap_end()) needs no socket:
- * the host's unit test feeds it frames of its own.
- */
-void wiretap_begin(void)
-{
-	memset(wt.conns, 0, sizeof(wt.conns));
 	wt.npending = 0;
 	memset(wt.pending, 0, sizeof(wt.pending));
 	wt.sum_ns = 0;
 	wt.hold_sum_ns = 0;
 	memset(&wt.res, 0, sizeof(wt.res));
+}
+
+/**
+ * wiretap_begin - forget every stream, call and time seen so far
+ *
+ * The pairing below (wiretap_frame(), wiretap_window(), wiretap_end())
+ * needs no socket: the host's unit test feeds it frames of its own.
+ */
+void wiretap_begin(void)
+{
+	memset(wt.conns, 0, sizeof(wt.conns));
+	wiretap_window();
 }
 
 static uint32_t wt_be32(const unsigned char *p)
@@ -263,21 +262,29 @@ static uint32_t wt_be32(const unsigned char *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
-/* The client's stream from @peer; NULL (and counted) past the table. */
+/*
+ * The client's stream from @peer. A new one takes a free place or the
+ * stream silent for longest: the tap follows streams from one
+ * measurement to the next, and the client's ports change as mounts and
+ * connections come and go.
+ */
 static struct wt_conn *wt_conn(uint16_t peer)
 {
+	struct wt_conn *c, *oldest = &wt.conns[0];
 	unsigned int i;
 
 	for (i = 0; i < WT_CONNS; i++) {
-		if (wt.conns[i].peer == peer)
-			return &wt.conns[i];
-		if (!wt.conns[i].peer) {
-			wt.conns[i].peer = peer;
-			return &wt.conns[i];
-		}
+		c = &wt.conns[i];
+		if (c->peer == peer)
+			goto seen;
+		if (c->seen < oldest->seen)
+			oldest = c;
 	}
-	wt.res.lost++;
-	return NULL;
+	c = oldest;
+	*c = (struct wt_conn){ .peer = peer };
+seen:
+	c->seen = ++wt.frames;
+	return c;
 }
 
 static void wt_call_in(uint16_t peer, uint32_t xid, uint64_t ns)
@@ -385,15 +392,28 @@ static bool wt_plausible(const unsigned char *p, uint32_t cap)
 	       (type == RPC_CALL || type == RPC_REPLY);
 }
 
+/* The header at d->next is whole: its message, and where the next mark is. */
+static void wt_header(struct wt_dir *d, uint16_t peer, enum wiretap_view view)
+{
+	uint32_t mark = wt_be32(d->hdr);
+
+	if (!d->more)
+		wt_message(d->hdr + 4, peer, view, d->hdr_ns);
+	d->more = !(mark >> 31);
+	d->next += 4 + (mark & 0x7fffffff);
+	d->have = 0;
+}
+
 /*
  * The record marks in a segment of @len bytes at @seq, @cap of them
- * captured: each message's XID and type right after its first mark.
+ * captured: each message's XID and type right after its first mark,
+ * collected over two segments when the first ends inside them.
  */
 static void wt_segment(struct wt_dir *d, uint16_t peer, uint32_t seq,
 		       const unsigned char *p, uint32_t cap, uint32_t len,
 		       enum wiretap_view view, uint64_t ns)
 {
-	uint32_t off, mark;
+	uint32_t off, need, take;
 
 	if (!d->synced) {
 		/* The stream was idle when the tap began: a record starts. */
@@ -403,7 +423,7 @@ static void wt_segment(struct wt_dir *d, uint16_t peer, uint32_t seq,
 		}
 		*d = (struct wt_dir){ .synced = true, .next = seq };
 	}
-	off = d->next - seq;
+	off = d->next + d->have - seq;
 	if ((int32_t)off < 0) {
 		/* Past the next mark: a segment the tap never saw. */
 		d->synced = false;
@@ -412,16 +432,20 @@ static void wt_segment(struct wt_dir *d, uint16_t peer, uint32_t seq,
 	}
 	/* off >= len: inside a record, or a retransmission: nothing new. */
 	while (off < len) {
-		if (off + 4 > cap || (!d->more && off + 12 > cap)) {
+		need = d->more ? 4 : WT_HDR;
+		take = need - d->have < len - off ? need - d->have : len - off;
+		if (off + take > cap) {
 			d->synced = false; /* a frame cut short */
 			wt.res.lost++;
 			return;
 		}
-		mark = wt_be32(p + off);
-		if (!d->more)
-			wt_message(p + off + 4, peer, view, ns);
-		d->more = !(mark >> 31);
-		d->next = seq + off + 4 + (mark & 0x7fffffff);
+		if (!d->have)
+			d->hdr_ns = ns;
+		memcpy(d->hdr + d->have, p + off, take);
+		d->have += take;
+		if (d->have < need)
+			return; /* the rest is in the next segment */
+		wt_header(d, peer, view);
 		off = d->next - seq;
 	}
 }
@@ -554,12 +578,88 @@ static uint64_t wt_median_us(uint64_t *v, unsigned int count)
 	return (v[(n - 1) / 2] + v[n / 2]) / 2 / 1000;
 }
 
+/*
+ * Read what came since the socket was last read: the streams move on,
+ * what it counted is forgotten by the caller. Were frames dropped, the
+ * streams are picked up afresh.
+ */
+static int wt_catch_up(void)
+{
+	struct tpacket_stats st = { 0 };
+	socklen_t sl = sizeof(st);
+	int err = wt_drain();
+
+	if (err)
+		return err;
+	/* PACKET_STATISTICS counts from its last read */
+	if (getsockopt(wt.fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl))
+		return -errno;
+	if (st.tp_drops)
+		memset(wt.conns, 0, sizeof(wt.conns));
+	return 0;
+}
+
 /**
- * wiretap_stop - end the tap and say what it saw
+ * wiretap_start - tap @ifname's RPCs on TCP @port from now on
+ * @ifname: the server's interface
+ * @mirror: the ifindex of @ifname's egress mirror (mirror.c), or 0: the
+ *          replies' time in the qdisc is then not timed
+ * @port: the RPC service's port (2049)
+ *
+ * The socket of the last measurement on the same interface goes on:
+ * what it queued since is read for the streams' sake, then forgotten.
+ * A measurement still running is ended, its counts dropped.
+ *
+ * Return: 0 or -errno.
+ */
+int wiretap_start(const char *ifname, int mirror, unsigned int port)
+{
+	int ifindex = if_nametoindex(ifname);
+	int fd, err;
+
+	if (!ifindex)
+		return -errno;
+	if (wt.fd >= 0 && wt.ifindex == ifindex && wt.mirror == mirror &&
+	    wt.port == port && !wt_catch_up()) {
+		wiretap_window();
+		wt.on = true;
+		return 0;
+	}
+	wiretap_close();
+	err = wiretap_init();
+	if (err)
+		return err;
+	fd = wt_open(ifindex, mirror, port);
+	if (fd < 0)
+		return fd;
+	wt.fd = fd;
+	wt.ifindex = ifindex;
+	wt.mirror = mirror;
+	wt.port = port;
+	wt.on = true;
+	wiretap_begin();
+	return 0;
+}
+
+/**
+ * wiretap_close - close the tap's socket: the next start begins afresh
+ */
+void wiretap_close(void)
+{
+	if (wt.fd >= 0)
+		close(wt.fd);
+	wt.fd = -1;
+	wt.on = false;
+}
+
+/**
+ * wiretap_stop - end the measurement and say what the tap saw
  * @res: requests paired, their summed and median time, the same of the
  *       replies' time in the qdisc, what was left
  *
- * Return: 0, -ENOENT if no tap runs, or -errno.
+ * The socket stays open, following the streams for the next start.
+ *
+ * Return: 0, -ENOENT if no measurement runs, or -errno.
  */
 int wiretap_stop(struct wiretap_result *res)
 {
@@ -567,15 +667,19 @@ int wiretap_stop(struct wiretap_result *res)
 	socklen_t sl = sizeof(st);
 	int err;
 
-	if (wt.fd < 0)
+	if (!wt.on)
 		return -ENOENT;
+	wt.on = false;
 	err = wt_drain();
-	if (!getsockopt(wt.fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl))
-		wt.res.dropped = st.tp_drops;
-	close(wt.fd);
-	wt.fd = -1;
-	if (err)
+	if (!err && getsockopt(wt.fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl))
+		err = -errno;
+	if (err) {
+		wiretap_close();
 		return err;
+	}
+	wt.res.dropped = st.tp_drops;
+	if (st.tp_drops)
+		memset(wt.conns, 0, sizeof(wt.conns));
 	wiretap_end(res);
 	return 0;
 }

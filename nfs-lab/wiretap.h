@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What the tap saw of the RPCs between wiretap_start() and now. */
+/* What the tap saw of the RPCs between wiretap_start() and wiretap_stop(). */
 struct wiretap_result {
 	unsigned int requests; /* calls whose reply left the interface */
 	uint64_t sum_us; /* their times, call in to reply out, summed */
@@ -32,9 +32,11 @@ enum wiretap_view {
 int wiretap_init(void);
 int wiretap_start(const char *ifname, int mirror, unsigned int port);
 int wiretap_stop(struct wiretap_result *res);
+void wiretap_close(void);
 
 /* The pairing itself, without a socket (wiretap_start/stop use it). */
 void wiretap_begin(void);
+void wiretap_window(void);
 void wiretap_frame(const unsigned char *f, size_t n, enum wiretap_view view,
 		   uint64_t ns);
 void wiretap_end(struct wiretap_result *res);

@@ -16,7 +16,8 @@
 #define IP 20
 #define TCP 20
 #define HDRS (ETH + IP + TCP)
-#define SNAP 65535 /* the tap's snap length */
+#define SNAP (128 << 10) /* the tap's snap length */
+#define SEG_MAX 70000 /* past 64 KiB: a GSO segment's data */
 #define CLIENT_PORT 700
 #define MS 1000000ULL /* ns */
 #define SYN 0x02
@@ -28,7 +29,7 @@
 
 /* Bytes of one TCP stream's data, built up by rec(). */
 struct seg {
-	unsigned char d[4096];
+	unsigned char d[SEG_MAX];
 	size_t len;
 };
 
@@ -77,14 +78,17 @@ static void feed_on(unsigned int port, enum wiretap_view view, uint32_t seq,
 		    const unsigned char *data, size_t len, size_t pad,
 		    unsigned char flags, uint64_t ns)
 {
-	unsigned char f[HDRS + 4096] = { 0 };
+	static unsigned char f[HDRS + SEG_MAX];
 	size_t n = HDRS + len + pad;
+	/* a GSO segment past 64 KiB would say 0; none is fed here */
+	size_t total = IP + TCP + len < 65536 ? IP + TCP + len : 65535;
 	int in = view == IN;
 
+	memset(f, 0, HDRS);
 	f[12] = 0x08; /* IPv4 */
 	f[ETH] = 0x45;
-	f[ETH + 2] = (IP + TCP + len) >> 8;
-	f[ETH + 3] = (IP + TCP + len) & 0xff;
+	f[ETH + 2] = total >> 8;
+	f[ETH + 3] = total & 0xff;
 	f[ETH + 9] = 6;
 	f[ETH + IP + 0] = (in ? port : 2049) >> 8;
 	f[ETH + IP + 1] = (in ? port : 2049) & 0xff;
@@ -377,6 +381,116 @@ static void test_hold_stray(void)
 	is_u(res.unmatched, 1, "its reply is counted once, as unpaired");
 }
 
+/*
+ * TCP sends a reply again when the client's ACK is late (a tail loss
+ * probe, the retransmission timer): a copy of a reply sent before the
+ * measurement, arriving during it, is no reply of its own when the tap
+ * followed the stream meanwhile (wiretap_window()); a tap that began
+ * afresh (wiretap_begin()) cannot tell. A call sent again the same way.
+ */
+static void test_window(void)
+{
+	struct seg c = { 0 }, r = { 0 }, c2 = { 0 }, r2 = { 0 };
+	struct wiretap_result res;
+
+	exchange(&c, &r, 1);
+	exchange(&c2, &r2, 2);
+	wiretap_begin();
+	feed(IN, 0, c.d, c.len, 1 * MS);
+	feed(OUT, 0, r.d, r.len, 2 * MS);
+	wiretap_window();
+	feed(OUT, 0, r.d, r.len, 200 * MS); /* the first reply again */
+	feed(IN, 0, c.d, c.len, 201 * MS); /* the first call again */
+	feed(IN, c.len, c2.d, c2.len, 210 * MS);
+	feed(OUT, r.len, r2.d, r2.len, 213 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 1, "a new window counts its own request only");
+	is_u(res.sum_us, 3000, "timed as before");
+	is_u(res.unmatched, 0, "copies of a reply and a call sent before it are known for copies");
+	is_u(res.lost, 0, "nothing lost");
+
+	wiretap_begin();
+	feed(OUT, 0, r.d, r.len, 200 * MS);
+	feed(IN, c.len, c2.d, c2.len, 210 * MS);
+	feed(OUT, r.len, r2.d, r2.len, 213 * MS);
+	wiretap_end(&res);
+	is_u(res.unmatched, 1, "a tap begun afresh takes the copy for a reply without a call");
+}
+
+/*
+ * Replies that left together, cut by TCP anywhere: a header split
+ * after its mark, then after the XID, each whole at the next segment's
+ * start; timed from the segment the header began in.
+ */
+static void test_split_header(void)
+{
+	struct seg c = { 0 }, r = { 0 };
+	struct wiretap_result res;
+	size_t cut1, cut2;
+
+	wiretap_begin();
+	exchange(&c, &r, 1);
+	exchange(&c, &r, 2);
+	exchange(&c, &r, 3);
+	cut1 = 42 + 2; /* reply 2: its mark split */
+	cut2 = 2 * 42 + 6; /* reply 3: after its mark and 2 bytes of XID */
+	feed(IN, 0, c.d, c.len, 1 * MS);
+	feed(OUT, 0, r.d, cut1, 3 * MS);
+	feed(OUT, cut1, r.d + cut1, cut2 - cut1, 4 * MS);
+	feed(OUT, cut2, r.d + cut2, r.len - cut2, 5 * MS);
+	wiretap_end(&res);
+	is_u(res.requests, 3, "headers split between segments: every reply paired");
+	is_u(res.sum_us, 2000 + 2000 + 3000,
+	     "each timed from the segment its header began in: 2, 2, 3 ms");
+	is_u(res.unmatched, 0, "nothing unpaired");
+	is_u(res.lost, 0, "nothing lost");
+}
+
+/*
+ * A GSO segment leaves as one frame: an IP packet of 65535 bytes, 14 of
+ * Ethernet on top. The tap keeps it whole, a header in its last bytes
+ * included (a snap length of 65535 would cut that header short).
+ */
+static void test_gso(void)
+{
+	struct seg c = { 0 }, r = { 0 };
+	struct wiretap_result res;
+	size_t data = 65535 - IP - TCP;
+
+	wiretap_begin();
+	rec(&c, 1, 0, 40, 1);
+	rec(&c, 2, 0, 40, 1);
+	rec(&r, 1, 1, data - 2 * 12, 1);
+	rec(&r, 2, 1, 0, 1); /* the frame's last 12 bytes */
+	feed(IN, 0, c.d, c.len, 1 * MS);
+	feed(OUT, 0, r.d, r.len, 2 * MS);
+	wiretap_end(&res);
+	is_u(r.len, data, "the replies fill the IP packet");
+	is_u(res.requests, 2, "two replies in a 64 KiB frame: both paired");
+	is_u(res.lost, 0, "the frame was captured whole");
+}
+
+/*
+ * More clients' ports than the table holds: the stream silent longest
+ * gives its place, and every new stream is followed.
+ */
+static void test_many_ports(void)
+{
+	struct seg c = { 0 }, r = { 0 };
+	struct wiretap_result res;
+	unsigned int port;
+
+	wiretap_begin();
+	exchange(&c, &r, 1);
+	for (port = 700; port < 720; port++) {
+		feed_on(port, IN, 0, c.d, c.len, 0, DATA, 1 * MS);
+		feed_on(port, OUT, 0, r.d, r.len, 0, DATA, 2 * MS);
+	}
+	wiretap_end(&res);
+	is_u(res.requests, 20, "twenty ports one after another: twenty requests");
+	is_u(res.lost, 0, "nothing lost to a full table");
+}
+
 int main(void)
 {
 	test_one();
@@ -391,5 +505,9 @@ int main(void)
 	test_hold();
 	test_hold_order();
 	test_hold_stray();
+	test_window();
+	test_split_header();
+	test_gso();
+	test_many_ports();
 	return done();
 }
