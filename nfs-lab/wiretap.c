@@ -579,21 +579,22 @@ static uint64_t wt_median_us(uint64_t *v, unsigned int count)
 }
 
 /*
- * Read what came since the socket was last read: the streams move on,
- * what it counted is forgotten by the caller. Were frames dropped, the
- * streams are picked up afresh.
+ * Read what came since the socket was last read, and how many frames the
+ * kernel dropped meanwhile (@drops): after a drop the streams are
+ * picked up afresh.
  */
-static int wt_catch_up(void)
+static int wt_read(unsigned int *drops)
 {
 	struct tpacket_stats st = { 0 };
 	socklen_t sl = sizeof(st);
 	int err = wt_drain();
 
+	/* PACKET_STATISTICS counts from its last read */
+	if (!err && getsockopt(wt.fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl))
+		err = -errno;
 	if (err)
 		return err;
-	/* PACKET_STATISTICS counts from its last read */
-	if (getsockopt(wt.fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl))
-		return -errno;
+	*drops = st.tp_drops;
 	if (st.tp_drops)
 		memset(wt.conns, 0, sizeof(wt.conns));
 	return 0;
@@ -615,12 +616,14 @@ static int wt_catch_up(void)
 int wiretap_start(const char *ifname, int mirror, unsigned int port)
 {
 	int ifindex = if_nametoindex(ifname);
+	unsigned int drops;
 	int fd, err;
 
 	if (!ifindex)
 		return -errno;
+	/* what came meanwhile moves the streams on; its counts go */
 	if (wt.fd >= 0 && wt.ifindex == ifindex && wt.mirror == mirror &&
-	    wt.port == port && !wt_catch_up()) {
+	    wt.port == port && !wt_read(&drops)) {
 		wiretap_window();
 		wt.on = true;
 		return 0;
@@ -663,23 +666,16 @@ void wiretap_close(void)
  */
 int wiretap_stop(struct wiretap_result *res)
 {
-	struct tpacket_stats st = { 0 };
-	socklen_t sl = sizeof(st);
 	int err;
 
 	if (!wt.on)
 		return -ENOENT;
 	wt.on = false;
-	err = wt_drain();
-	if (!err && getsockopt(wt.fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl))
-		err = -errno;
+	err = wt_read(&wt.res.dropped);
 	if (err) {
 		wiretap_close();
 		return err;
 	}
-	wt.res.dropped = st.tp_drops;
-	if (st.tp_drops)
-		memset(wt.conns, 0, sizeof(wt.conns));
 	wiretap_end(res);
 	return 0;
 }
